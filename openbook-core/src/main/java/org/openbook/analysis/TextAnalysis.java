@@ -1,0 +1,20 @@
+package org.openbook.analysis;
+
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+
+/**
+ * The BM25 text analysis: one configuration used at index time and at query time alike.
+ * Every backend receives tokens from here, so BM25 behaves the same on all stores.
+ */
+public interface TextAnalysis {
+
+  /** Stable id recorded in the index manifest, e.g. {@code openbook-cjk-bigram-v1}. */
+  String id();
+
+  /** A Lucene analyzer producing the tokens; a new instance per call. */
+  Analyzer analyzer();
+
+  /** The tokens of {@code text}, in order, as they are indexed and queried. */
+  List<String> tokenize(String text);
+}

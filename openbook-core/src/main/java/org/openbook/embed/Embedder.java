@@ -1,0 +1,39 @@
+package org.openbook.embed;
+
+import java.util.List;
+
+/**
+ * Maps text to dense vectors. Vectors are L2-normalised, so the dot product of two vectors is
+ * their cosine similarity in [-1, 1].
+ */
+public interface Embedder {
+
+  /** Stable model id recorded in the index manifest, e.g. {@code bge-small-zh-v1.5}. */
+  String modelId();
+
+  /** Vector length (512 for bge-small-zh-v1.5). */
+  int dimension();
+
+  /** Most tokens the model reads per input, special tokens included (512 for BERT models). */
+  int maxInputTokens();
+
+  /**
+   * Number of model tokens {@code text} takes, special tokens ([CLS], [SEP]) included.
+   */
+  int countTokens(String text);
+
+  /**
+   * Embeds texts in one batch.
+   *
+   * @param texts inputs, each at most {@link #maxInputTokens()} tokens
+   * @return one L2-normalised vector of length {@link #dimension()} per input, in input order
+   * @throws InputTooLongException if an input exceeds {@link #maxInputTokens()}; inputs are never
+   *     silently truncated
+   */
+  List<float[]> embedAll(List<String> texts);
+
+  /** Embeds one text; see {@link #embedAll(List)}. */
+  default float[] embed(String text) {
+    return embedAll(List.of(text)).get(0);
+  }
+}

@@ -1,0 +1,21 @@
+package org.openbook.retrieve;
+
+import java.util.List;
+import org.openbook.index.ScoredChunk;
+
+/** Merges the dense and sparse route results into one ranking, keyed by chunk id. */
+public interface Fusion {
+
+  /** Stable id for reports, e.g. {@code rrf(k=60,dense=1.0,sparse=1.0)}. */
+  String id();
+
+  /**
+   * Fuses two ranked lists.
+   *
+   * @param dense  dense route results, rank 1 first
+   * @param sparse sparse route results, rank 1 first
+   * @return every chunk of either list exactly once, best first, carrying both routes' ranks and
+   *     scores
+   */
+  List<Hit> fuse(List<ScoredChunk> dense, List<ScoredChunk> sparse);
+}

@@ -1,0 +1,25 @@
+package org.openbook.retrieve;
+
+import org.openbook.chunk.Chunk;
+
+/**
+ * One fused retrieval result. Each score keeps its own meaning and is never compared with
+ * another kind: {@code denseScore} is a cosine similarity, {@code sparseScore} a BM25 score,
+ * {@code fusedScore} the fusion's score (RRF or normalised), {@code rerankScore} a reranker's.
+ *
+ * @param chunk       the chunk
+ * @param denseRank   1-based rank in the dense route, or 0 if that route did not return it
+ * @param denseScore  cosine similarity of query and chunk in [-1, 1], or NaN if not returned
+ * @param sparseRank  1-based rank in the BM25 route, or 0 if that route did not return it
+ * @param sparseScore BM25 score, or NaN if not returned
+ * @param fusedScore  fusion score (higher is better)
+ * @param rerankScore reranker score, or NaN when no reranker ran
+ */
+public record Hit(
+    Chunk chunk,
+    int denseRank,
+    double denseScore,
+    int sparseRank,
+    double sparseScore,
+    double fusedScore,
+    double rerankScore) {}

@@ -1,0 +1,15 @@
+package org.openbook.retrieve;
+
+import java.io.IOException;
+
+/** Finds the passages for a question. */
+public interface Retriever {
+
+  /**
+   * Retrieves once for a question.
+   *
+   * @return at most {@code query.topK()} hits, best first, all readable by the query's principal,
+   *     with the dense route's best cosine for the refusal gate
+   */
+  Retrieval retrieve(Query query) throws IOException;
+}
