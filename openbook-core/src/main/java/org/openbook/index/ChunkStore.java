@@ -46,6 +46,15 @@ public interface ChunkStore extends Closeable {
         throws IOException;
   }
 
+  /** Lists the documents in the index, for incremental ingest. */
+  interface DocumentCatalog {
+    /**
+     * Every document id in the committed index mapped to the content hash its chunks were built
+     * from (the {@code contentHash} chunk metadata; empty string when absent).
+     */
+    java.util.Map<String, String> documentHashes() throws IOException;
+  }
+
   /** Writing: add, delete by document, commit. */
   interface ChunkWriter {
     /** Adds the chunks of one document, replacing any chunks it had before. */

@@ -1,0 +1,108 @@
+package org.openbook.app.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.openbook.app.Engine;
+import org.openbook.app.JsonOutput;
+import org.openbook.ingest.IngestListener;
+import org.openbook.ingest.IngestReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code openbook ingest <dir> --index PATH [--reset]}. */
+@Command(name = "ingest", mixinStandardHelpOptions = true,
+    description = "Index every supported file under a folder (.md .markdown .txt .pdf .html .htm).")
+public final class IngestCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "DIR", description = "Folder of documents.")
+  Path dir;
+
+  @Mixin CommonOptions common;
+
+  @Option(names = "--reset", description = "Delete the index and rebuild it from scratch.")
+  boolean reset;
+
+  @Option(names = "--no-progress", description = "Do not draw a progress bar.")
+  boolean noProgress;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("not a folder: " + dir);
+    }
+    try (Engine engine = Engine.forIngest(common.index, common.loadConfig(), reset);
+         Progress progress = new Progress(!noProgress && !common.json)) {
+      IngestReport report = engine.ingest(dir, progress);
+      progress.close();
+      long total = engine.count();
+      if (common.json) {
+        out.println(JsonOutput.ingest(report, total));
+      } else {
+        printSummary(out, report, total);
+      }
+      return report.skipped().isEmpty() ? 0 : OpenBookCommand.EXIT_SKIPPED;
+    }
+  }
+
+  private static void printSummary(PrintWriter out, IngestReport r, long total) {
+    for (IngestReport.IndexedFile f : r.indexed()) {
+      for (String w : f.warnings()) {
+        out.println("warning: " + f.source() + ": " + w);
+      }
+    }
+    for (IngestReport.SkippedFile s : r.skipped()) {
+      out.println("skipped: " + s.source() + " (" + s.reason() + ": " + s.detail() + ")");
+    }
+    double seconds = r.millis() / 1000.0;
+    out.printf("files: %d seen, %d indexed, %d unchanged, %d skipped, %d removed%n",
+        r.filesSeen(), r.indexed().size(), r.unchanged().size(), r.skipped().size(),
+        r.removed().size());
+    out.printf("chunks: %d written, %d in index; %.1f s (%.1f chunks/s)%n",
+        r.chunks(), total, seconds, seconds > 0 ? r.chunks() / seconds : 0.0);
+  }
+
+  /** A progress bar on stderr, drawn only for interactive runs. */
+  private static final class Progress implements IngestListener, AutoCloseable {
+    private final boolean enabled;
+    private ProgressBar bar;
+
+    Progress(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    @Override
+    public void started(int files) {
+      if (enabled) {
+        bar = new ProgressBarBuilder().setTaskName("ingest").setInitialMax(files)
+            .setStyle(ProgressBarStyle.ASCII).setUnit(" files", 1).continuousUpdate().build();
+      }
+    }
+
+    @Override
+    public void fileDone(String source) {
+      if (bar != null) {
+        bar.step();
+      }
+    }
+
+    @Override
+    public void close() {
+      if (bar != null) {
+        bar.close();
+        bar = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package org.openbook.app.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code openbook} command: verbs over shared option groups, as in Anserini's entry points.
+ *
+ * <p>Exit codes: 0 success; 1 error (missing or mismatched index, bad config, I/O); 2 usage
+ * error; 3 ingest finished but skipped some files; 4 {@code ask} failed to generate.
+ */
+@Command(
+    name = "openbook",
+    mixinStandardHelpOptions = true,
+    version = "openbook 0.1.0",
+    description = "Answer questions from your own documents, with citations.",
+    subcommands = {IngestCommand.class, SearchCommand.class, AskCommand.class,
+        CommandLine.HelpCommand.class})
+public final class OpenBookCommand implements Runnable {
+
+  /** Exit code: the ingest completed but some files were skipped. */
+  public static final int EXIT_SKIPPED = 3;
+  /** Exit code: generation failed. */
+  public static final int EXIT_FAILED = 4;
+  /** Exit code: an error stopped the command. */
+  public static final int EXIT_ERROR = 1;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Runs the CLI and returns its exit code (for tests). */
+  public static int execute(String... args) {
+    CommandLine cl = new CommandLine(new OpenBookCommand());
+    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      cmd.getErr().println("error: " + e.getMessage());
+      if (System.getenv("OPENBOOK_DEBUG") != null) {
+        e.printStackTrace(cmd.getErr());
+      }
+      return EXIT_ERROR;
+    });
+    return cl.execute(args);
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+}

@@ -1,0 +1,170 @@
+package org.openbook.answer;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import org.openbook.chunk.SentenceSplitter;
+import org.openbook.chunk.Span;
+
+/**
+ * Answers without an LLM by quoting the passages' best sentences, each cited.
+ *
+ * <p>Every sentence of every source is scored by the number of distinct question features
+ * (Han bigrams and lower-cased words, English stop words skipped; no IDF) it contains. The best
+ * {@code maxSentences} with a positive score are kept, at most {@code maxPerSource} per source
+ * (ties go to the better-ranked source, then the earlier sentence), and printed in source rank
+ * order, then document order, each followed by its {@code [n]}. When no sentence overlaps the
+ * question, the first sentence of source [1] is quoted. The text starts with a label saying it
+ * is an extract ({@code （摘录）} for Chinese questions, {@code (Extract) } for English ones).
+ * Deterministic; the whole text is passed to {@code onText} once.
+ */
+public final class ExtractiveGenerator implements Generator {
+
+  /** Default label for Chinese questions. */
+  public static final String LABEL_ZH = "（摘录）";
+  /** Default label for English questions. */
+  public static final String LABEL_EN = "(Extract) ";
+
+  /** Markdown line prefixes that are layout, not content: headings, bullets, quotes. */
+  private static final Pattern MARKDOWN_PREFIX =
+      Pattern.compile("^(?:#{1,6}\\s+|[-*+]\\s+|>\\s*|\\d{1,3}[.)]\\s+)+");
+
+  private final RefusalPolicy refusal;
+  private final int maxSentences;
+  private final int maxPerSource;
+  private final String labelZh;
+  private final String labelEn;
+
+  /** Three sentences, at most two per source, default labels. */
+  public ExtractiveGenerator(RefusalPolicy refusal) {
+    this(refusal, 3, 2, LABEL_ZH, LABEL_EN);
+  }
+
+  /**
+   * @param refusal      returned when there is nothing to quote
+   * @param maxSentences sentences to quote, ≥ 1
+   * @param maxPerSource sentences per source, ≥ 1
+   * @param labelZh      prefix for Chinese questions, may be empty
+   * @param labelEn      prefix for English questions, may be empty
+   */
+  public ExtractiveGenerator(
+      RefusalPolicy refusal, int maxSentences, int maxPerSource, String labelZh, String labelEn) {
+    if (maxSentences < 1 || maxPerSource < 1) {
+      throw new IllegalArgumentException(
+          "maxSentences and maxPerSource must be >= 1, got " + maxSentences + ", " + maxPerSource);
+    }
+    this.refusal = refusal;
+    this.maxSentences = maxSentences;
+    this.maxPerSource = maxPerSource;
+    this.labelZh = labelZh;
+    this.labelEn = labelEn;
+  }
+
+  @Override
+  public String id() {
+    return "extractive";
+  }
+
+  @Override
+  public String generate(String question, List<Source> sources, Consumer<String> onText) {
+    AnswerLanguage lang = AnswerLanguage.of(question);
+    List<Candidate> picked = pick(question, sources);
+    String text;
+    if (picked.isEmpty()) {
+      text = refusal.sentenceFor(lang);
+    } else {
+      StringBuilder sb = new StringBuilder(lang == AnswerLanguage.ZH ? labelZh : labelEn);
+      for (Candidate c : picked) {
+        appendCited(sb, c.sentence(), c.source().n());
+      }
+      text = sb.toString().strip();
+    }
+    onText.accept(text);
+    return text;
+  }
+
+  private List<Candidate> pick(String question, List<Source> sources) {
+    Set<String> q = LexicalFeatures.of(question);
+    List<Candidate> all = new ArrayList<>();
+    for (int rank = 0; rank < sources.size(); rank++) {
+      Source s = sources.get(rank);
+      List<String> sentences = sentences(s.text());
+      for (int pos = 0; pos < sentences.size(); pos++) {
+        String sentence = sentences.get(pos);
+        int score = (int) LexicalFeatures.of(sentence).stream().filter(q::contains).count();
+        all.add(new Candidate(s, rank, pos, sentence, score));
+      }
+    }
+    List<Candidate> best =
+        all.stream()
+            .filter(c -> c.score() > 0)
+            .sorted(Comparator.comparingInt(Candidate::score).reversed()
+                .thenComparingInt(Candidate::rank)
+                .thenComparingInt(Candidate::position))
+            .toList();
+    List<Candidate> picked = new ArrayList<>();
+    Map<Integer, Integer> perSource = new HashMap<>();
+    for (Candidate c : best) {
+      if (picked.size() == maxSentences) {
+        break;
+      }
+      if (perSource.merge(c.rank(), 1, Integer::sum) <= maxPerSource) {
+        picked.add(c);
+      }
+    }
+    if (picked.isEmpty()) {
+      all.stream().filter(c -> c.rank() == 0).findFirst().ifPresent(picked::add);
+    }
+    picked.sort(Comparator.comparingInt(Candidate::rank).thenComparingInt(Candidate::position));
+    return picked;
+  }
+
+  /**
+   * Content sentences of a passage, split the way chunks are ({@link SentenceSplitter}: a wrapped
+   * line is not a sentence end), then at line starts that open a new block (list item, table
+   * row, quote, {@code Q：}/{@code A：}); markdown prefixes removed, fragments dropped.
+   */
+  private static List<String> sentences(String passage) {
+    List<String> out = new ArrayList<>();
+    for (Span span : SentenceSplitter.split(passage)) {
+      for (String line : BLOCK_START.split(span.of(passage))) {
+        String t = MARKDOWN_PREFIX.matcher(line.strip()).replaceFirst("").strip();
+        t = WRAPPED_LINE.matcher(t).replaceAll(" ");
+        if (Sentences.contentLength(t) >= CitationChecker.MIN_CLAIM_LENGTH) {
+          out.add(t);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A line break before a line that starts a new block. */
+  private static final Pattern BLOCK_START =
+      Pattern.compile("\\R(?=\\s*(?:[-*+>|#]|\\d+[.)]\\s|[QA问答][：:]))");
+  /** A remaining line break inside a wrapped paragraph, with its indentation. */
+  private static final Pattern WRAPPED_LINE = Pattern.compile("\\s*\\R\\s*");
+
+  /** Appends {@code sentence} with {@code [n]} placed before its end punctuation. */
+  private static void appendCited(StringBuilder sb, String sentence, int n) {
+    String bare = CitationMarkers.strip(sentence).strip();
+    int end = bare.length();
+    while (end > 0 && "。！？.!?；;".indexOf(bare.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    String body = bare.substring(0, end);
+    String punct = bare.substring(end);
+    boolean latin = AnswerLanguage.of(body) == AnswerLanguage.EN;
+    if (!sb.isEmpty() && latin && !Character.isWhitespace(sb.charAt(sb.length() - 1))) {
+      sb.append(' ');
+    }
+    sb.append(body).append(CitationMarkers.of(n));
+    sb.append(punct.isEmpty() ? (latin ? "." : "。") : punct);
+  }
+
+  private record Candidate(Source source, int rank, int position, String sentence, int score) {}
+}

@@ -1,0 +1,95 @@
+package org.openbook.document;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The one call the ingest pipeline makes per file: picks the loader, enforces a size limit and
+ * turns every failure into a {@link LoadException} with a reason, so one bad file never stops a
+ * run. {@link Document#contentHash()} is the SHA-256 hex of the file bytes.
+ */
+public final class DocumentReader {
+
+  /** Default size limit: 50 MiB, far above any text document, below memory trouble. */
+  public static final long DEFAULT_MAX_BYTES = 50L * 1024 * 1024;
+
+  private final Loaders loaders;
+  private final long maxBytes;
+
+  /**
+   * @param loaders  the loaders by extension
+   * @param maxBytes largest accepted file size in bytes ({@code > 0})
+   */
+  public DocumentReader(Loaders loaders, long maxBytes) {
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("maxBytes must be > 0, got " + maxBytes);
+    }
+    this.loaders = loaders;
+    this.maxBytes = maxBytes;
+  }
+
+  /** Default loaders and {@link #DEFAULT_MAX_BYTES}. */
+  public DocumentReader() {
+    this(Loaders.defaults(), DEFAULT_MAX_BYTES);
+  }
+
+  /** Extensions this reader accepts (lower case, no dot). */
+  public java.util.Set<String> supportedExtensions() {
+    return loaders.supportedExtensions();
+  }
+
+  /** Whether a loader exists for the file's extension. */
+  public boolean supports(Path file) {
+    return loaders.forPath(file).isPresent();
+  }
+
+  /**
+   * The SHA-256 hex of the file's bytes, equal to {@link Document#contentHash()} of what
+   * {@link #read} returns; cheap enough to decide whether a file changed before parsing it.
+   *
+   * @throws LoadException UNREADABLE when the file cannot be read
+   */
+  public String contentHash(Path file, String source) throws LoadException {
+    try (var in = new java.security.DigestInputStream(Files.newInputStream(file),
+        java.security.MessageDigest.getInstance("SHA-256"))) {
+      in.transferTo(java.io.OutputStream.nullOutputStream());
+      return java.util.HexFormat.of().formatHex(in.getMessageDigest().digest());
+    } catch (IOException e) {
+      throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
+          e);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM must provide SHA-256", e);
+    }
+  }
+
+  /**
+   * Loads one file.
+   *
+   * @param file   the file
+   * @param source its path relative to the corpus root ('/'-separated)
+   * @throws LoadException UNSUPPORTED_TYPE (no loader for the extension), TOO_LARGE (over the
+   *                       limit), UNREADABLE (I/O error), or the loader's reason (EMPTY, BINARY,
+   *                       CORRUPT, NEEDS_OCR); the message always names {@code source}
+   */
+  public LoadResult read(Path file, String source) throws LoadException {
+    DocumentLoader loader = loaders.forPath(file).orElseThrow(() -> new LoadException(
+        LoadException.Reason.UNSUPPORTED_TYPE,
+        source + ": unsupported file type (supported: " + loaders.supportedExtensions() + ")"));
+    try {
+      long size = Files.size(file);
+      if (size > maxBytes) {
+        throw new LoadException(LoadException.Reason.TOO_LARGE,
+            source + ": " + size + " bytes exceeds the limit of " + maxBytes + " bytes");
+      }
+      return loader.load(file, source);
+    } catch (IOException e) {
+      throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
+          e);
+    } catch (RuntimeException e) {
+      // a parser bug on odd input must cost one file, not the whole ingest
+      throw new LoadException(LoadException.Reason.CORRUPT,
+          source + ": loader failed (" + e + ")", e);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package org.openbook.document;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** Chooses the {@link DocumentLoader} for a file by its extension (case-insensitive). */
+public final class Loaders {
+
+  private final Map<String, DocumentLoader> byExtension;
+
+  /**
+   * @param loaders the loaders to register; a later loader claiming an extension already taken
+   *                raises {@link IllegalArgumentException}
+   */
+  public Loaders(DocumentLoader... loaders) {
+    Map<String, DocumentLoader> map = new TreeMap<>();
+    for (DocumentLoader l : loaders) {
+      for (String ext : l.extensions()) {
+        DocumentLoader previous = map.put(ext.toLowerCase(Locale.ROOT), l);
+        if (previous != null) {
+          throw new IllegalArgumentException("two loaders for extension ." + ext);
+        }
+      }
+    }
+    this.byExtension = Collections.unmodifiableMap(map);
+  }
+
+  /** Markdown, plain text, PDF and HTML. */
+  public static Loaders defaults() {
+    return new Loaders(new MarkdownLoader(), new TextLoader(), new PdfLoader(), new HtmlLoader());
+  }
+
+  /** The loader for {@code file}'s extension, or empty when the type is not supported. */
+  public Optional<DocumentLoader> forPath(Path file) {
+    return extensionOf(file).map(byExtension::get);
+  }
+
+  /** Lower-case extensions without dot, sorted, e.g. {@code [htm, html, markdown, md, pdf, txt]}. */
+  public Set<String> supportedExtensions() {
+    return byExtension.keySet();
+  }
+
+  /** The lower-case text after the last dot of the file name, if any. */
+  static Optional<String> extensionOf(Path file) {
+    Path name = file.getFileName();
+    if (name == null) {
+      return Optional.empty();
+    }
+    String s = name.toString();
+    int dot = s.lastIndexOf('.');
+    return dot < 0 || dot == s.length() - 1
+        ? Optional.empty()
+        : Optional.of(s.substring(dot + 1).toLowerCase(Locale.ROOT));
+  }
+}

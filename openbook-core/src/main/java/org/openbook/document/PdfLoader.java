@@ -1,0 +1,180 @@
+package org.openbook.document;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.stream.Collectors;
+import java.util.regex.Pattern;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException;
+import org.apache.pdfbox.text.PDFTextStripper;
+
+/**
+ * Loads PDF with Apache PDFBox 3, page by page.
+ *
+ * <p>{@link Document#text()} is the cleaned text of every page joined with
+ * {@value #PAGE_SEPARATOR}; {@link Document#pages()} has one 1-based {@link PageSpan} per page.
+ * Sections are the paragraphs of each page (PDFBox's paragraph detection, with wrapped lines
+ * rejoined, see {@link #clean}), so a section never spans two pages and every chunk can cite its page (bug case R17).
+ *
+ * <p>Cleaning: C0 control characters other than {@code \n} and {@code \t} are removed and the
+ * text is NFC-normalised. A page whose non-whitespace characters are more than
+ * {@value #MAX_SUSPECT_SHARE} U+FFFD, private-use code points or {@code (cid:N)} placeholders
+ * (fonts without a usable ToUnicode map, bug case R18) is reported as suspect and not indexed; a
+ * page with no text is reported as needing OCR and not indexed.
+ *
+ * <p>PDFBox's parser is lenient by default and rebuilds a damaged cross-reference table.
+ */
+public final class PdfLoader implements DocumentLoader {
+
+  /** Joins page texts in {@link Document#text()}. */
+  public static final String PAGE_SEPARATOR = "\n\n";
+  /** Share of bad characters above which a page is suspect (R18 suggests 5 %). */
+  public static final double MAX_SUSPECT_SHARE = 0.05;
+
+  /**
+   * Vertical gap, in line heights, that starts a new paragraph. PDFBox's default (2.5) marks
+   * every line of Word-made Chinese PDFs (e.g. the Alibaba Java manual) as a paragraph; 4.0
+   * keeps wrapped lines together there while still splitting at real blank space.
+   */
+  static final float DROP_THRESHOLD = 4.0f;
+
+  /** Characters after which a PDF paragraph may end (sentence ends, colons, closers). */
+  private static final String PARAGRAPH_ENDS = "。！？；：…」』”）.!?;:)";
+
+  private static final Pattern CID = Pattern.compile("\\(cid:\\d+\\)");
+  private static final Pattern BAD_CONTROLS = Pattern.compile("[\\x00-\\x08\\x0B-\\x1F]");
+
+  @Override
+  public Set<String> extensions() {
+    return Set.of("pdf");
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws LoadException CORRUPT when PDFBox cannot open the file (damaged beyond repair, or
+   *                       encrypted with a password), NEEDS_OCR when no page has usable text
+   */
+  @Override
+  public LoadResult load(Path file, String source) throws IOException, LoadException {
+    RawFile raw = RawFile.read(file);
+    List<String> pageTexts = new ArrayList<>();
+    try (PDDocument pdf = Loader.loadPDF(raw.bytes())) {
+      PDFTextStripper stripper = new PDFTextStripper();
+      stripper.setLineSeparator("\n");
+      stripper.setParagraphEnd("\n\n");
+      stripper.setDropThreshold(DROP_THRESHOLD);
+      for (int p = 1; p <= pdf.getNumberOfPages(); p++) {
+        stripper.setStartPage(p);
+        stripper.setEndPage(p);
+        pageTexts.add(clean(stripper.getText(pdf)));
+      }
+    } catch (InvalidPasswordException e) {
+      throw new LoadException(LoadException.Reason.CORRUPT,
+          source + ": encrypted PDF needs a password (" + e.getMessage() + ")", e);
+    } catch (IOException | RuntimeException e) {
+      // the bytes are already in memory, so any failure here is the PDF's, not the disk's
+      throw new LoadException(LoadException.Reason.CORRUPT,
+          source + ": cannot parse PDF (" + e.getMessage() + ")", e);
+    }
+    // the file name, not the PDF's Info title: that is often "Microsoft Word - x.docx"
+    return build(pageTexts, source, RawFile.baseName(file), raw.sha256());
+  }
+
+  /** Assembles the document from cleaned page texts (index 0 = page 1). */
+  static LoadResult build(List<String> pageTexts, String source, String title, String hash)
+      throws LoadException {
+    StringBuilder text = new StringBuilder();
+    List<PageSpan> pages = new ArrayList<>();
+    List<Section> sections = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    for (int i = 0; i < pageTexts.size(); i++) {
+      int page = i + 1;
+      if (i > 0) {
+        text.append(PAGE_SEPARATOR);
+      }
+      int start = text.length();
+      String pageText = pageTexts.get(i);
+      text.append(pageText);
+      pages.add(new PageSpan(page, start, text.length()));
+      if (pageText.isBlank()) {
+        warnings.add("page " + page + ": no extractable text (needs OCR)");
+        continue;
+      }
+      double share = suspectShare(pageText);
+      if (share > MAX_SUSPECT_SHARE) {
+        warnings.add(String.format(java.util.Locale.ROOT,
+            "page %d: suspect text extraction (%.0f%% replacement, private-use or (cid:) "
+                + "characters; font without a usable ToUnicode map?), page not indexed",
+            page, share * 100));
+        continue;
+      }
+      for (int[] para : TextBlocks.paragraphs(pageText, 0, pageText.length())) {
+        sections.add(new Section(Section.Kind.PARAGRAPH, List.of(), start + para[0],
+            start + para[1]));
+      }
+    }
+    if (sections.isEmpty()) {
+      throw new LoadException(LoadException.Reason.NEEDS_OCR, pageTexts.isEmpty()
+          ? source + ": PDF has no pages"
+          : source + ": no page has usable text (" + String.join("; ", warnings) + ")");
+    }
+    Document doc = new Document(source, source, title, text.toString(), sections, pages,
+        Map.of(Document.DEPT, Document.PUBLIC), hash);
+    return new LoadResult(doc, warnings);
+  }
+
+  /**
+   * Cleans one page: removes C0 controls other than tab and newline, NFC-normalises, strips
+   * trailing spaces from lines, and rejoins wrapped lines. PDFBox often reports every wrapped line
+   * of a widely spaced paragraph as its own paragraph; a paragraph that does not end like a
+   * sentence or a label is joined to the next with a single newline, and real paragraphs are
+   * separated by one blank line.
+   */
+  static String clean(String s) {
+    String noControls = BAD_CONTROLS.matcher(s.replace("\r\n", "\n")).replaceAll("");
+    String text = Normalizer.normalize(noControls, Normalizer.Form.NFC)
+        .lines().map(String::stripTrailing).collect(Collectors.joining("\n"));
+    StringBuilder out = new StringBuilder();
+    char lastChar = 0;
+    for (int[] p : TextBlocks.paragraphs(text, 0, text.length())) {
+      if (out.length() > 0) {
+        out.append(PARAGRAPH_ENDS.indexOf(lastChar) < 0 ? "\n" : "\n\n");
+      }
+      out.append(text, p[0], p[1]);
+      lastChar = text.charAt(p[1] - 1);
+    }
+    return out.toString();
+  }
+
+  /**
+   * Share of non-whitespace characters that are U+FFFD, private-use, or inside {@code (cid:N)}.
+   */
+  static double suspectShare(String s) {
+    int total = 0;
+    int bad = 0;
+    Matcher cid = CID.matcher(s);
+    while (cid.find()) {
+      bad += cid.end() - cid.start();
+    }
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      i += Character.charCount(cp);
+      if (Character.isWhitespace(cp)) {
+        continue;
+      }
+      total++;
+      if (cp == 0xFFFD || Character.getType(cp) == Character.PRIVATE_USE) {
+        bad++;
+      }
+    }
+    return total == 0 ? 0 : (double) bad / total;
+  }
+}

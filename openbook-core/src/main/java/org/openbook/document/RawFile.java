@@ -1,0 +1,40 @@
+package org.openbook.document;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The bytes of one file and their SHA-256, read once so that hashing and parsing see the same
+ * content.
+ *
+ * @param bytes  the raw file content
+ * @param sha256 lower-case hex SHA-256 of {@code bytes} (64 characters)
+ */
+record RawFile(byte[] bytes, String sha256) {
+
+  /** Reads the whole file; throws the {@link IOException} of {@link Files#readAllBytes}. */
+  static RawFile read(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    return new RawFile(bytes, sha256Hex(bytes));
+  }
+
+  /** Lower-case hex SHA-256 of {@code bytes}. */
+  static String sha256Hex(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM must provide SHA-256", e);
+    }
+  }
+
+  /** The file name without its last extension, used as the fallback title. */
+  static String baseName(Path file) {
+    String name = file.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+}

@@ -1,0 +1,14 @@
+package org.openbook.ingest;
+
+/** Progress callbacks of an ingest run, e.g. for a progress bar. Called on the ingest thread. */
+public interface IngestListener {
+
+  /** Called once the files to visit are known. */
+  default void started(int files) {}
+
+  /** Called after each file, whatever its outcome. */
+  default void fileDone(String source) {}
+
+  /** A listener that does nothing. */
+  IngestListener NONE = new IngestListener() {};
+}

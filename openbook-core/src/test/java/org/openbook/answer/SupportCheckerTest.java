@@ -1,0 +1,116 @@
+package org.openbook.answer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SupportCheckerTest {
+
+  private final CitationChecker citations = new CitationChecker(RefusalPolicy.DEFAULT);
+  private final SupportChecker support = new SupportChecker();
+
+  private SupportReport check(String answer, List<Source> sources) {
+    return support.check(citations.check(answer, sources.size()), sources);
+  }
+
+  @Test
+  void should_support_claims_copied_from_their_passages() {
+    SupportReport r = check("年假需提前三天申请[1]，可顺延至次年三月[2]。", Fixtures.r21Sources());
+
+    assertThat(r.scores()).containsEntry(1, 1.0).containsEntry(2, 1.0);
+    assertThat(r.unsupported()).isEmpty();
+  }
+
+  @Test
+  void should_flag_a_citation_whose_passage_is_about_something_else() {
+    SupportReport r = check("年假需提前三天申请[3]。", Fixtures.r21Sources());
+
+    assertThat(r.scores()).containsEntry(3, 0.0);
+    assertThat(r.unsupported()).containsExactly(3);
+  }
+
+  @Test
+  void should_fail_a_claim_whose_number_is_not_in_the_passage() {
+    List<Source> sources = Fixtures.sources("hr/expense.md", "Submit receipts within 30 days of travel.");
+
+    assertThat(check("Submit receipts within 30 days [1].", sources).unsupported()).isEmpty();
+    SupportReport wrong = check("Submit receipts within 60 days [1].", sources);
+    assertThat(wrong.scores()).containsEntry(1, 0.0);
+    assertThat(wrong.unsupported()).containsExactly(1);
+  }
+
+  @Test
+  void should_match_numbers_as_whole_tokens_not_substrings() {
+    List<Source> sources = Fixtures.sources("ops/power.md", "ZQ-7781 电源模块需每季度巡检。");
+
+    assertThat(check("ZQ-7781 需每季度巡检[1]。", sources).unsupported()).isEmpty();
+    assertThat(check("ZQ-778 需每季度巡检[1]。", sources).unsupported()).containsExactly(1);
+  }
+
+  @Test
+  void should_use_the_whole_sentence_when_the_marker_follows_the_full_stop() {
+    SupportReport r = check("未休年假可顺延至次年三月。[2]", Fixtures.r21Sources());
+
+    assertThat(r.scores()).containsEntry(2, 1.0);
+  }
+
+  @Test
+  void should_check_a_marker_group_against_the_union_of_its_passages() {
+    // 年假需提前三天申请 is in [1], 可顺延至次年三月 in [2]: together they cover the claim.
+    SupportReport r = check("年假需提前三天申请，可顺延至次年三月[1][2]。", Fixtures.r21Sources());
+
+    assertThat(r.scores()).containsEntry(1, 1.0).containsEntry(2, 1.0);
+  }
+
+  @Test
+  void should_flag_a_grouped_citation_that_contributes_nothing() {
+    SupportReport r = check("年假需提前三天申请[1][3]。", Fixtures.r21Sources());
+
+    assertThat(r.scores()).containsEntry(1, 1.0).containsEntry(3, 0.0);
+  }
+
+  @Test
+  void should_score_partial_overlap_as_share_of_claim_features() {
+    // Claim bigrams: 年假 假需 需提 提前 前提 提交 → 4 of 6 in passage [1].
+    SupportReport r = check("年假需提前提交[1]。", Fixtures.r21Sources());
+
+    assertThat(r.scores().get(1)).isEqualTo(4.0 / 6.0);
+    assertThat(r.supported(1)).isTrue();
+  }
+
+  @Test
+  void should_compare_chinese_and_arabic_numerals_by_value() {
+    List<Source> sources = Fixtures.r21Sources();
+
+    assertThat(check("年假需提前3天申请[1]。", sources).scores()).containsEntry(1, 1.0);
+    assertThat(check("年假需提前五天申请[1]。", sources).scores()).containsEntry(1, 0.0);
+    assertThat(check("未休年假可顺延至次年3月[2]。", sources).unsupported()).isEmpty();
+    assertThat(check("未休年假可顺延至次年四月[2]。", sources).unsupported()).containsExactly(2);
+  }
+
+  @Test
+  void should_read_chinese_numerals_with_units_and_digit_by_digit() {
+    assertThat(LexicalFeatures.hanNumberValue("二十三")).isEqualTo("23");
+    assertThat(LexicalFeatures.hanNumberValue("一百零五")).isEqualTo("105");
+    assertThat(LexicalFeatures.hanNumberValue("两万")).isEqualTo("20000");
+    assertThat(LexicalFeatures.hanNumberValue("二〇二四")).isEqualTo("2024");
+    assertThat(LexicalFeatures.hanNumberValue("万")).isNull();
+  }
+
+  @Test
+  void should_keep_the_lowest_score_of_a_citation_used_twice() {
+    SupportReport r = check("年假需提前三天申请[1]。VPN账号由IT部门开通[1]。", Fixtures.r21Sources());
+
+    assertThat(r.scores()).containsEntry(1, 0.0);
+    assertThat(r.unsupported()).containsExactly(1);
+  }
+
+  @Test
+  void should_reject_threshold_outside_unit_interval() {
+    assertThatThrownBy(() -> new SupportChecker(1.5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("support threshold");
+  }
+}

@@ -1,0 +1,415 @@
+package org.openbook.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.openbook.analysis.OpenBookAnalysis;
+import org.openbook.analysis.TextAnalysis;
+import org.openbook.chunk.Chunk;
+import org.openbook.testing.HashEmbedder;
+
+/**
+ * The behaviour every {@link ChunkStore} must show, whatever its engine: ingest, both retrieval
+ * routes with their scores and ranks, the access filter inside both routes, replace and delete by
+ * document, reopening, the manifest check and the document catalog. A backend is correct when
+ * its subclass passes (in the spirit of Lucene's {@code BaseKnnVectorsFormatTestCase}).
+ *
+ * <p>Texts are analysed with {@link OpenBookAnalysis#defaultAnalysis()} and embedded with {@link
+ * HashEmbedder}; expected ranks follow from which chunks share tokens (BM25) or characters
+ * (vectors) with the query.
+ */
+public abstract class ChunkStoreContractTest {
+
+  /** The capability views of one opened store (often one object implementing them all). */
+  public record ChunkStoreUnderTest(
+      ChunkStore store,
+      ChunkStore.DenseSearch dense,
+      ChunkStore.SparseSearch sparse,
+      ChunkStore.ChunkWriter writer,
+      ChunkStore.DocumentCatalog catalog) {
+
+    /** The views of a store implementing every capability. */
+    public static <T extends ChunkStore & ChunkStore.DenseSearch & ChunkStore.SparseSearch
+        & ChunkStore.ChunkWriter & ChunkStore.DocumentCatalog> ChunkStoreUnderTest of(T store) {
+      return new ChunkStoreUnderTest(store, store, store, store, store);
+    }
+  }
+
+  /**
+   * Opens a new, empty store built with {@code manifest} and {@code analysis}. Every call gives a
+   * store with storage of its own.
+   */
+  protected abstract ChunkStoreUnderTest open(IndexManifest manifest, TextAnalysis analysis)
+      throws IOException;
+
+  /**
+   * Opens again the storage of {@code previous}, which the test has closed, expecting {@code
+   * manifest}: must throw {@link IndexMismatchException} if it is incompatible with the stored
+   * one.
+   */
+  protected abstract ChunkStoreUnderTest reopen(ChunkStoreUnderTest previous,
+      IndexManifest manifest, TextAnalysis analysis) throws IOException;
+
+  protected static final TextAnalysis ANALYSIS = OpenBookAnalysis.defaultAnalysis();
+  protected static final HashEmbedder EMBEDDER = new HashEmbedder();
+  protected static final IndexManifest MANIFEST = new IndexManifest(EMBEDDER.modelId(),
+      EMBEDDER.dimension(), IndexManifest.COSINE, ANALYSIS.id(), "test-chunker", 0, 0);
+
+  private static final AccessFilter ALL =
+      new AccessFilter(Set.of("hr", "public", "finance", "secret"));
+  private static final AccessFilter NOTHING = new AccessFilter(Set.of());
+
+  private final List<ChunkStoreUnderTest> opened = new ArrayList<>();
+
+  @AfterEach
+  void closeStores() throws IOException {
+    for (ChunkStoreUnderTest s : opened) {
+      s.store().close();
+    }
+    opened.clear();
+  }
+
+  // ---------------------------------------------------------------- the small demo corpus
+
+  /** Six documents, seven chunks, three departments; one document without content hash. */
+  private static Map<String, List<Chunk>> corpus() {
+    Map<String, List<Chunk>> docs = new LinkedHashMap<>();
+    docs.put("hr/leave.md", List.of(
+        chunk("hr/leave.md", 0, "hr", "年假申请流程：员工须提前三天在 OA 系统中提交年假申请，由直属主管审批。"),
+        chunk("hr/leave.md", 1, "hr", "病假须提供医院证明，病假期间工资按基本工资的百分之八十发放。")));
+    docs.put("it/vpn.md", List.of(
+        chunk("it/vpn.md", 0, "public", "VPN 连接失败时若出现错误码 ERR_4517，请先重置动态令牌，再重新登录客户端。")));
+    docs.put("it/printer.md", List.of(
+        chunk("it/printer.md", 0, "public", "打印机卡纸时，先关闭电源，再打开后盖取出纸张。")));
+    docs.put("ops/backup.md", List.of(
+        chunk("ops/backup.md", 0, "public",
+            "Nightly backups run at 02:00 and are kept for 30 days on the NAS.")));
+    docs.put("fin/travel.md", List.of(
+        chunk("fin/travel.md", 0, "finance", "差旅报销须在出差结束后十五个工作日内提交发票原件。")));
+    Chunk noHash = chunk("misc/notes.txt", 0, "public", "会议室预订请使用前台的登记表。");
+    Map<String, String> meta = new HashMap<>(noHash.meta());
+    meta.remove("contentHash");
+    docs.put("misc/notes.txt", List.of(new Chunk(noHash.id(), noHash.docId(), 0, noHash.raw(),
+        noHash.embedText(), noHash.headingPath(), 0, 0, noHash.endOffset(), meta)));
+    return docs;
+  }
+
+  /** A chunk whose raw text is {@code text}, with heading, page and metadata filled in. */
+  protected static Chunk chunk(String docId, int ordinal, String dept, String text) {
+    String title = docId.substring(docId.lastIndexOf('/') + 1);
+    int start = ordinal * 1000;
+    return new Chunk(docId + "#" + ordinal, docId, ordinal, text, title + "\n" + text,
+        List.of(title, "第" + (ordinal + 1) + "节"), ordinal + 1, start, start + text.length(),
+        Map.of("source", docId, "dept", dept, "title", title, "contentHash", "sha-" + docId));
+  }
+
+  private static float[] vector(String text) {
+    return EMBEDDER.embed(text);
+  }
+
+  private static List<EmbeddedChunk> embedded(List<Chunk> chunks) {
+    return chunks.stream().map(c -> new EmbeddedChunk(c, vector(c.embedText()))).toList();
+  }
+
+  private ChunkStoreUnderTest openTracked(IndexManifest manifest) throws IOException {
+    ChunkStoreUnderTest s = open(manifest, ANALYSIS);
+    opened.add(s);
+    return s;
+  }
+
+  private ChunkStoreUnderTest reopenTracked(ChunkStoreUnderTest previous, IndexManifest manifest)
+      throws IOException {
+    ChunkStoreUnderTest s = reopen(previous, manifest, ANALYSIS);
+    opened.add(s);
+    return s;
+  }
+
+  private void closeTracked(ChunkStoreUnderTest s) throws IOException {
+    opened.remove(s);
+    s.store().close();
+  }
+
+  private static void ingest(ChunkStoreUnderTest s, Map<String, List<Chunk>> docs)
+      throws IOException {
+    for (Map.Entry<String, List<Chunk>> e : docs.entrySet()) {
+      s.writer().replaceDocument(e.getKey(), embedded(e.getValue()));
+    }
+    s.writer().commit();
+  }
+
+  private ChunkStoreUnderTest withCorpus() throws IOException {
+    ChunkStoreUnderTest s = openTracked(MANIFEST);
+    ingest(s, corpus());
+    return s;
+  }
+
+  private static List<String> ids(List<ScoredChunk> hits) {
+    return hits.stream().map(h -> h.chunk().id()).toList();
+  }
+
+  /** Ranks are 1..n and scores never increase. */
+  private static void assertRanked(List<ScoredChunk> hits) {
+    for (int i = 0; i < hits.size(); i++) {
+      assertThat(hits.get(i).rank()).isEqualTo(i + 1);
+    }
+    assertThat(hits).extracting(ScoredChunk::score)
+        .isSortedAccordingTo(Comparator.reverseOrder());
+  }
+
+  // ---------------------------------------------------------------- ingest and lookup
+
+  @Test
+  void should_count_chunks_and_documents_after_commit() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    assertThat(s.store().count()).isEqualTo(7);
+    IndexManifest m = s.store().manifest();
+    assertThat(m.chunks()).isEqualTo(7);
+    assertThat(m.documents()).isEqualTo(6);
+    assertThat(m.embeddingModel()).isEqualTo(MANIFEST.embeddingModel());
+    assertThat(m.dimension()).isEqualTo(MANIFEST.dimension());
+    assertThat(m.analyzer()).isEqualTo(ANALYSIS.id());
+  }
+
+  @Test
+  void should_return_stored_chunk_unchanged_by_id() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    Chunk expected = corpus().get("hr/leave.md").get(1);
+
+    assertThat(s.store().get("hr/leave.md#1")).contains(expected);
+    assertThat(s.store().get("hr/leave.md#9")).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- BM25 route
+
+  @Test
+  void should_rank_chinese_chunk_first_for_chinese_query() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    List<ScoredChunk> hits = s.sparse().searchSparse("年假怎么申请", 5, ALL);
+
+    // Only the leave chunk shares tokens (年假, 申请) with the query.
+    assertThat(ids(hits)).containsExactly("hr/leave.md#0");
+    assertThat(hits.get(0).score()).isPositive();
+  }
+
+  @Test
+  void should_rank_identifier_chunk_first_for_identifier_query() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    assertThat(ids(s.sparse().searchSparse("ERR_4517", 5, ALL))).containsExactly("it/vpn.md#0");
+    // 提交 occurs in two chunks, the identifier in one: the rarer term decides the first place.
+    List<ScoredChunk> hits = s.sparse().searchSparse("提交 ERR_4517", 5, ALL);
+    assertThat(ids(hits)).hasSize(3).first().isEqualTo("it/vpn.md#0");
+    assertThat(ids(hits)).contains("hr/leave.md#0", "fin/travel.md#0");
+    assertRanked(hits);
+  }
+
+  @Test
+  void should_match_stemmed_english_words() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    List<ScoredChunk> hits = s.sparse().searchSparse("how long is a backup kept", 5, ALL);
+
+    assertThat(ids(hits)).containsExactly("ops/backup.md#0");
+  }
+
+  @Test
+  void should_return_nothing_for_query_without_tokens() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    assertThat(s.sparse().searchSparse("，。！", 5, ALL)).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- dense route
+
+  @Test
+  void should_return_own_vector_first_with_cosine_one() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    Chunk target = corpus().get("fin/travel.md").get(0);
+
+    List<ScoredChunk> hits = s.dense().searchDense(vector(target.embedText()), 5, ALL);
+
+    assertThat(hits).hasSize(5);
+    assertThat(hits.get(0).chunk()).isEqualTo(target);
+    assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-3));
+    assertThat(hits.get(1).score()).isLessThan(0.999);
+    assertRanked(hits);
+  }
+
+  // ---------------------------------------------------------------- access filter
+
+  /** 30 forbidden chunks that match the query better than the 2 permitted ones. */
+  private ChunkStoreUnderTest withCrowdedCorpus() throws IOException {
+    ChunkStoreUnderTest s = openTracked(MANIFEST);
+    Map<String, List<Chunk>> docs = new LinkedHashMap<>();
+    for (int i = 0; i < 30; i++) {
+      String id = "secret/s" + i + ".md";
+      docs.put(id, List.of(chunk(id, 0, "secret", "年假申请 年假申请 年假申请 审批流程 编号" + i)));
+    }
+    docs.put("pub/a.md", List.of(chunk("pub/a.md", 0, "public", "年假申请需要主管审批。")));
+    docs.put("pub/b.md", List.of(chunk("pub/b.md", 0, "public", "申请年假前请查看剩余天数。")));
+    ingest(s, docs);
+    return s;
+  }
+
+  @Test
+  void should_keep_permitted_chunks_in_sparse_route_when_forbidden_ones_match_better()
+      throws IOException {
+    ChunkStoreUnderTest s = withCrowdedCorpus();
+    AccessFilter publicOnly = new AccessFilter(Set.of("public"));
+
+    // Unfiltered, the forbidden chunks take every place: the filter must act before top-N.
+    assertThat(s.sparse().searchSparse("年假申请", 5, ALL)).hasSize(5)
+        .allSatisfy(h -> assertThat(h.chunk().dept()).isEqualTo("secret"));
+    List<ScoredChunk> hits = s.sparse().searchSparse("年假申请", 5, publicOnly);
+    assertThat(ids(hits)).containsExactlyInAnyOrder("pub/a.md#0", "pub/b.md#0");
+    assertRanked(hits);
+  }
+
+  @Test
+  void should_keep_permitted_chunks_in_dense_route_when_forbidden_ones_match_better()
+      throws IOException {
+    ChunkStoreUnderTest s = withCrowdedCorpus();
+    AccessFilter publicOnly = new AccessFilter(Set.of("public"));
+    float[] query = vector("年假申请 年假申请 年假申请 审批流程");
+
+    assertThat(s.dense().searchDense(query, 5, ALL)).hasSize(5)
+        .allSatisfy(h -> assertThat(h.chunk().dept()).isEqualTo("secret"));
+    List<ScoredChunk> hits = s.dense().searchDense(query, 5, publicOnly);
+    assertThat(ids(hits)).containsExactlyInAnyOrder("pub/a.md#0", "pub/b.md#0");
+    assertRanked(hits);
+  }
+
+  @Test
+  void should_never_return_forbidden_department_in_either_route() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    AccessFilter noHr = new AccessFilter(Set.of("public", "finance"));
+
+    assertThat(ids(s.sparse().searchSparse("年假申请 病假 工资", 10, ALL)))
+        .containsExactlyInAnyOrder("hr/leave.md#0", "hr/leave.md#1");
+    assertThat(s.sparse().searchSparse("年假申请 病假 工资", 10, noHr)).isEmpty();
+    List<ScoredChunk> dense = s.dense().searchDense(
+        vector(corpus().get("hr/leave.md").get(0).embedText()), 10, noHr);
+    assertThat(ids(dense)).containsExactlyInAnyOrder(
+        "it/vpn.md#0", "it/printer.md#0", "ops/backup.md#0", "fin/travel.md#0",
+        "misc/notes.txt#0");
+  }
+
+  @Test
+  void should_return_nothing_for_empty_filter() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    assertThat(s.sparse().searchSparse("年假申请", 5, NOTHING)).isEmpty();
+    assertThat(s.dense().searchDense(vector("年假申请"), 5, NOTHING)).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- replace and delete
+
+  @Test
+  void should_leave_no_old_chunk_after_replacing_with_fewer() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    List<Chunk> three = List.of(
+        chunk("it/vpn.md", 0, "public", "VPN 连接失败时若出现错误码 ERR_4517，请先重置动态令牌。"),
+        chunk("it/vpn.md", 1, "public", "旧版客户端不再支持 ZQ-7781 型号的令牌。"),
+        chunk("it/vpn.md", 2, "public", "旧说明：证书存放在 legacy_cert 目录。"));
+    s.writer().replaceDocument("it/vpn.md", embedded(three));
+    s.writer().commit();
+    assertThat(s.store().count()).isEqualTo(9);
+
+    Chunk replacement = chunk("it/vpn.md", 0, "public", "VPN 客户端已升级，错误码 ERR_9001 表示证书过期。");
+    s.writer().replaceDocument("it/vpn.md", embedded(List.of(replacement)));
+    s.writer().commit();
+
+    assertThat(s.store().count()).isEqualTo(7);
+    assertThat(s.store().get("it/vpn.md#1")).isEmpty();
+    assertThat(s.store().get("it/vpn.md#0")).contains(replacement);
+    assertThat(s.sparse().searchSparse("ZQ-7781 legacy_cert ERR_4517", 10, ALL)).isEmpty();
+    assertThat(ids(s.sparse().searchSparse("ERR_9001", 10, ALL))).containsExactly("it/vpn.md#0");
+    for (Chunk old : three.subList(1, 3)) {
+      assertThat(ids(s.dense().searchDense(vector(old.embedText()), 10, ALL)))
+          .hasSize(7).doesNotContain(old.id());
+    }
+  }
+
+  @Test
+  void should_remove_deleted_document_from_both_routes() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    Chunk travel = corpus().get("fin/travel.md").get(0);
+
+    s.writer().deleteDocument("fin/travel.md");
+    s.writer().commit();
+
+    assertThat(s.store().count()).isEqualTo(6);
+    assertThat(s.store().manifest().documents()).isEqualTo(5);
+    assertThat(s.store().get(travel.id())).isEmpty();
+    assertThat(s.sparse().searchSparse("差旅报销发票", 10, ALL)).isEmpty();
+    assertThat(ids(s.dense().searchDense(vector(travel.embedText()), 10, ALL)))
+        .hasSize(6).doesNotContain(travel.id());
+    assertThat(s.catalog().documentHashes()).doesNotContainKey("fin/travel.md");
+  }
+
+  // ---------------------------------------------------------------- reopen and manifest
+
+  @Test
+  void should_give_same_count_and_results_after_reopen() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    float[] query = vector("年假申请需要审批");
+    List<ScoredChunk> sparseBefore = s.sparse().searchSparse("年假 ERR_4517 backups", 5, ALL);
+    List<ScoredChunk> denseBefore = s.dense().searchDense(query, 5, ALL);
+    assertThat(sparseBefore).hasSize(3);
+    closeTracked(s);
+
+    ChunkStoreUnderTest again = reopenTracked(s, MANIFEST);
+
+    assertThat(again.store().count()).isEqualTo(7);
+    assertThat(again.store().manifest().documents()).isEqualTo(6);
+    assertThat(again.sparse().searchSparse("年假 ERR_4517 backups", 5, ALL))
+        .isEqualTo(sparseBefore);
+    assertThat(again.dense().searchDense(query, 5, ALL)).isEqualTo(denseBefore);
+  }
+
+  @Test
+  void should_refuse_reopening_with_another_model_or_dimension() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    closeTracked(s);
+    IndexManifest otherModel = new IndexManifest("bge-small-zh-v1.5", MANIFEST.dimension(),
+        IndexManifest.COSINE, ANALYSIS.id(), "test-chunker", 0, 0);
+    IndexManifest otherDimension = new IndexManifest(MANIFEST.embeddingModel(), 128,
+        IndexManifest.COSINE, ANALYSIS.id(), "test-chunker", 0, 0);
+
+    assertThatThrownBy(() -> reopenTracked(s, otherModel))
+        .isInstanceOf(IndexMismatchException.class)
+        .hasMessageContaining("embedding model")
+        .hasMessageContaining("bge-small-zh-v1.5");
+    assertThatThrownBy(() -> reopenTracked(s, otherDimension))
+        .isInstanceOf(IndexMismatchException.class)
+        .hasMessageContaining("dimension");
+  }
+
+  // ---------------------------------------------------------------- catalog
+
+  @Test
+  void should_list_each_document_with_its_content_hash() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    assertThat(s.catalog().documentHashes()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "hr/leave.md", "sha-hr/leave.md",
+        "it/vpn.md", "sha-it/vpn.md",
+        "it/printer.md", "sha-it/printer.md",
+        "ops/backup.md", "sha-ops/backup.md",
+        "fin/travel.md", "sha-fin/travel.md",
+        "misc/notes.txt", ""));
+  }
+}

@@ -1,0 +1,82 @@
+package org.openbook.lucene;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.openbook.analysis.TextAnalysis;
+import org.openbook.index.IndexManifest;
+
+/** Creating, checking and writing the Lucene directory of a {@link LuceneChunkStore}. */
+final class IndexFolder {
+
+  private IndexFolder() {}
+
+  static NoSuchFileException noIndex(Path dir) {
+    return new NoSuchFileException(dir.toString(), null,
+        "no OpenBook index here; build one with: openbook ingest <dir> --index " + dir);
+  }
+
+  /** Refuses to put an index into a folder that already holds something else. */
+  static void refuseForeignFiles(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      Optional<Path> other = files
+          .filter(p -> !p.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME))
+          .findFirst();
+      if (other.isPresent()) {
+        throw new FileAlreadyExistsException(dir.toString(), null,
+            "folder is not empty and holds no OpenBook index (found " + other.get().getFileName()
+                + "); choose an empty or new folder for the index");
+      }
+    }
+  }
+
+  /** Writes an empty index whose first commit carries the manifest. */
+  static void initialise(FSDirectory directory, Path dir, IndexManifest expected,
+      TextAnalysis analysis) throws IOException {
+    try (IndexWriter w = newWriter(directory, dir, analysis, IndexWriterConfig.OpenMode.CREATE)) {
+      w.setLiveCommitData(ManifestCodec.userData(withCounts(expected, 0, 0)).entrySet());
+      w.commit();
+    }
+  }
+
+  static IndexWriter newWriter(FSDirectory directory, Path dir, TextAnalysis analysis,
+      IndexWriterConfig.OpenMode mode) throws IOException {
+    // Only "text" is analysed; the id fields are StringFields, indexed verbatim anyway.
+    Analyzer perField = new PerFieldAnalyzerWrapper(
+        new KeywordAnalyzer(), Map.of(ChunkFields.TEXT, analysis.analyzer()));
+    IndexWriterConfig config = new IndexWriterConfig(perField)
+        .setOpenMode(mode)
+        .setSimilarity(new BM25Similarity())
+        // Changes count only once commit() has written the manifest with them.
+        .setCommitOnClose(false);
+    try {
+      return new IndexWriter(directory, config);
+    } catch (LockObtainFailedException e) {
+      throw new IOException("the index at " + dir
+          + " is being written by another process (write.lock is held); wait for it to finish", e);
+    }
+  }
+
+  static IndexManifest readManifest(FSDirectory directory, Path dir) throws IOException {
+    return ManifestCodec.read(SegmentInfos.readLatestCommit(directory).getUserData(), dir);
+  }
+
+  static IndexManifest withCounts(IndexManifest m, long documents, long chunks) {
+    return new IndexManifest(m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(),
+        m.chunker(), documents, chunks);
+  }
+}

@@ -1,0 +1,395 @@
+package org.openbook.lucene;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IOUtils;
+import org.openbook.analysis.TextAnalysis;
+import org.openbook.chunk.Chunk;
+import org.openbook.index.AccessFilter;
+import org.openbook.index.ChunkStore;
+import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.IndexManifest;
+import org.openbook.index.IndexMismatchException;
+import org.openbook.index.ScoredChunk;
+
+/**
+ * The embedded chunk store: one Lucene index directory holding, per chunk, a BM25 text field, an
+ * HNSW vector field and the stored chunk (layout in {@link ChunkFields}).
+ *
+ * <ul>
+ *   <li>BM25 is Lucene's {@link BM25Similarity} (k1 = 1.2, b = 0.75) over the chunk's embedText,
+ *       analysed by the {@link TextAnalysis} the store was opened with; queries use the same
+ *       analysis.</li>
+ *   <li>Vectors are stored L2-normalised with DOT_PRODUCT, so the dense score is the cosine
+ *       similarity; it is converted back from Lucene's {@code (1 + cos) / 2}.</li>
+ *   <li>The {@link AccessFilter} is a pre-filter inside both routes (inside the HNSW search and a
+ *       FILTER clause of the BM25 query), so it applies before top-N.</li>
+ *   <li>The {@link IndexManifest} is commit user data, committed atomically with the chunks.</li>
+ *   <li>The IndexWriter opens lazily on the first write, so a store used only for searching does
+ *       not take the index's write lock. Changes become visible at {@link #commit()}; {@link
+ *       #close()} discards uncommitted changes.</li>
+ * </ul>
+ * Searches are thread-safe and may run while another thread writes (a {@link SearcherManager}
+ * serves the last commit); writes are serialised.
+ */
+public final class LuceneChunkStore
+    implements ChunkStore, ChunkStore.DenseSearch, ChunkStore.SparseSearch,
+    ChunkStore.ChunkWriter, ChunkStore.DocumentCatalog {
+
+  private enum OpenMode { CREATE_OR_OPEN, EXISTING, RESET }
+
+  private final Path dir;
+  private final FSDirectory directory;
+  private final TextAnalysis analysis;
+  private final IndexManifest settings;
+  private final SearcherManager searchers;
+  private volatile IndexManifest committed;
+  private IndexWriter writer;
+
+  private LuceneChunkStore(Path dir, FSDirectory directory, IndexManifest settings,
+      TextAnalysis analysis) throws IOException {
+    this.dir = dir;
+    this.directory = directory;
+    this.settings = settings;
+    this.analysis = analysis;
+    this.committed = IndexFolder.readManifest(directory, dir);
+    this.searchers = new SearcherManager(directory, null);
+  }
+
+  /**
+   * Opens the index at {@code dir}, creating an empty one (and the folder) if there is none.
+   *
+   * @param expected what this run embeds and analyses with: model, dimension, metric (must be
+   *                 {@link IndexManifest#COSINE}), analyzer id (must equal {@code
+   *                 analysis.id()}) and chunker; its counts are ignored
+   * @throws IndexMismatchException if the index was built with another model, dimension, metric
+   *     or analyzer (the message says how to rebuild with {@code --reset})
+   * @throws FileAlreadyExistsException if {@code dir} holds other files but no index
+   * @throws IOException if the index cannot be read or created
+   */
+  public static LuceneChunkStore open(Path dir, IndexManifest expected, TextAnalysis analysis)
+      throws IOException {
+    return open(dir, expected, analysis, OpenMode.CREATE_OR_OPEN);
+  }
+
+  /**
+   * Opens an existing index, e.g. for searching; never creates one.
+   *
+   * @throws NoSuchFileException if {@code dir} holds no index (the message says how to build one)
+   * @throws IndexMismatchException as for {@link #open}
+   */
+  public static LuceneChunkStore openExisting(Path dir, IndexManifest expected,
+      TextAnalysis analysis) throws IOException {
+    return open(dir, expected, analysis, OpenMode.EXISTING);
+  }
+
+  /**
+   * Creates a fresh, empty index at {@code dir}, replacing an existing one ({@code --reset}).
+   * Lucene replaces the old index in one commit; files that are not Lucene's are not touched.
+   *
+   * @throws FileAlreadyExistsException if {@code dir} holds other files but no index
+   */
+  public static LuceneChunkStore create(Path dir, IndexManifest expected, TextAnalysis analysis)
+      throws IOException {
+    return open(dir, expected, analysis, OpenMode.RESET);
+  }
+
+  /**
+   * The manifest committed in the index at {@code dir}, or empty if it holds no index. Opens
+   * nothing for writing.
+   *
+   * @throws IndexMismatchException if the index has no readable OpenBook manifest
+   */
+  public static Optional<IndexManifest> readManifest(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    try (FSDirectory d = FSDirectory.open(dir)) {
+      return DirectoryReader.indexExists(d)
+          ? Optional.of(IndexFolder.readManifest(d, dir))
+          : Optional.empty();
+    }
+  }
+
+  private static LuceneChunkStore open(Path dir, IndexManifest expected, TextAnalysis analysis,
+      OpenMode mode) throws IOException {
+    Objects.requireNonNull(dir, "dir");
+    checkSettings(expected, analysis);
+    if (mode == OpenMode.EXISTING && !Files.isDirectory(dir)) {
+      throw IndexFolder.noIndex(dir);
+    }
+    Files.createDirectories(dir);
+    FSDirectory directory = FSDirectory.open(dir);
+    try {
+      boolean exists = DirectoryReader.indexExists(directory);
+      if (!exists && mode == OpenMode.EXISTING) {
+        throw IndexFolder.noIndex(dir);
+      }
+      if (!exists) {
+        IndexFolder.refuseForeignFiles(dir);
+      }
+      if (!exists || mode == OpenMode.RESET) {
+        IndexFolder.initialise(directory, dir, expected, analysis);
+      } else {
+        IndexFolder.readManifest(directory, dir).requireCompatible(expected);
+      }
+      return new LuceneChunkStore(dir, directory, expected, analysis);
+    } catch (IOException | RuntimeException e) {
+      IOUtils.closeWhileHandlingException(directory);
+      throw e;
+    }
+  }
+
+  private static void checkSettings(IndexManifest expected, TextAnalysis analysis) {
+    Objects.requireNonNull(expected, "expected");
+    Objects.requireNonNull(analysis, "analysis");
+    if (!IndexManifest.COSINE.equals(expected.metric())) {
+      throw new IllegalArgumentException("metric '" + expected.metric()
+          + "' is not supported; the Lucene store uses '" + IndexManifest.COSINE + "'");
+    }
+    if (!analysis.id().equals(expected.analyzer())) {
+      throw new IllegalArgumentException("manifest analyzer '" + expected.analyzer()
+          + "' differs from the analysis given, '" + analysis.id() + "'");
+    }
+    int max = KnnVectorsFormat.DEFAULT_MAX_DIMENSIONS;
+    if (expected.dimension() < 1 || expected.dimension() > max) {
+      throw new IllegalArgumentException(
+          "dimension " + expected.dimension() + " is outside 1.." + max);
+    }
+  }
+
+  /** The index folder. */
+  public Path path() {
+    return dir;
+  }
+
+  /** The committed manifest, with the document and chunk counts of the last commit. */
+  @Override
+  public IndexManifest manifest() {
+    return committed;
+  }
+
+  @Override
+  public long count() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return s.getIndexReader().numDocs();
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  @Override
+  public Optional<Chunk> get(String chunkId) throws IOException {
+    List<ScoredChunk> hit = search(new TermQuery(new Term(ChunkFields.ID, chunkId)), 1, false);
+    return hit.stream().findFirst().map(ScoredChunk::chunk);
+  }
+
+  /** Ids of the documents with at least one chunk in the last commit, sorted. */
+  public List<String> documentIds() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return List.copyOf(IndexStats.liveTerms(s.getIndexReader(), ChunkFields.DOC_ID));
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /**
+   * Every document id of the last commit mapped to the {@code contentHash} meta of its chunks
+   * (the empty string if they have none), sorted by id.
+   */
+  @Override
+  public Map<String, String> documentHashes() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return Collections.unmodifiableMap(IndexStats.contentHashes(s.getIndexReader()));
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException if {@code topN < 1} or the vector's length differs from the
+   *     index dimension, or it is zero or not finite
+   */
+  @Override
+  public List<ScoredChunk> searchDense(float[] queryVector, int topN, AccessFilter filter)
+      throws IOException {
+    requireTopN(topN);
+    float[] unit = ChunkFields.unitVector(queryVector, settings.dimension(), "query");
+    if (filter.departments().isEmpty()) {
+      return List.of();
+    }
+    return search(new KnnFloatVectorQuery(ChunkFields.VECTOR, unit, topN, departments(filter)),
+        topN, true);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The query is analysed like the chunks; each distinct token is one optional term clause
+   * (at most {@link IndexSearcher#getMaxClauseCount()} - 1 of them, the rest ignored), at least one
+   * must match. A query without tokens returns nothing.
+   *
+   * @throws IllegalArgumentException if {@code topN < 1}
+   */
+  @Override
+  public List<ScoredChunk> searchSparse(String queryText, int topN, AccessFilter filter)
+      throws IOException {
+    requireTopN(topN);
+    Set<String> tokens = new LinkedHashSet<>(analysis.tokenize(queryText));
+    if (tokens.isEmpty() || filter.departments().isEmpty()) {
+      return List.of();
+    }
+    BooleanQuery.Builder q = new BooleanQuery.Builder();
+    int room = IndexSearcher.getMaxClauseCount() - 1;
+    for (String token : tokens) {
+      if (room-- == 0) {
+        break;
+      }
+      q.add(new TermQuery(new Term(ChunkFields.TEXT, token)), BooleanClause.Occur.SHOULD);
+    }
+    q.add(departments(filter), BooleanClause.Occur.FILTER);
+    // Without this a FILTER clause alone would match every permitted chunk with score 0.
+    q.setMinimumNumberShouldMatch(1);
+    return search(q.build(), topN, false).stream().filter(h -> h.score() > 0).toList();
+  }
+
+  private static void requireTopN(int topN) {
+    if (topN < 1) {
+      throw new IllegalArgumentException("topN must be >= 1, was " + topN);
+    }
+  }
+
+  private static Query departments(AccessFilter filter) {
+    List<BytesRef> depts = filter.departments().stream().map(BytesRef::new).toList();
+    return new TermInSetQuery(ChunkFields.DEPT, depts);
+  }
+
+  private List<ScoredChunk> search(Query query, int topN, boolean dense) throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      ScoreDoc[] docs = s.search(query, topN).scoreDocs;
+      StoredFields stored = s.storedFields();
+      List<ScoredChunk> out = new ArrayList<>(docs.length);
+      for (int i = 0; i < docs.length; i++) {
+        Chunk chunk = ChunkFields.toChunk(stored.document(docs[i].doc));
+        double score = dense ? ChunkFields.cosineFromScore(docs[i].score) : docs[i].score;
+        out.add(new ScoredChunk(chunk, i + 1, score));
+      }
+      return out;
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Deletion of the old chunks and addition of the new ones are one atomic Lucene update.
+   *
+   * @throws IllegalArgumentException naming the chunk if a chunk belongs to another document or
+   *     its vector is unusable (see {@link #searchDense}); nothing is changed then
+   */
+  @Override
+  public synchronized void replaceDocument(String docId, List<EmbeddedChunk> chunks)
+      throws IOException {
+    Objects.requireNonNull(docId, "docId");
+    List<Document> docs = new ArrayList<>(chunks.size());
+    for (EmbeddedChunk ec : chunks) {
+      if (!docId.equals(ec.chunk().docId())) {
+        throw new IllegalArgumentException("chunk " + ec.chunk().id() + " belongs to document '"
+            + ec.chunk().docId() + "', not '" + docId + "'");
+      }
+      docs.add(ChunkFields.toDocument(ec, settings.dimension()));
+    }
+    Term term = new Term(ChunkFields.DOC_ID, docId);
+    if (docs.isEmpty()) {
+      writer().deleteDocuments(term);
+    } else {
+      writer().updateDocuments(term, docs);
+    }
+  }
+
+  @Override
+  public synchronized void deleteDocument(String docId) throws IOException {
+    writer().deleteDocuments(new Term(ChunkFields.DOC_ID, Objects.requireNonNull(docId)));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Counts documents and chunks, stores them with this run's settings as the manifest in the
+   * same Lucene commit, then refreshes the searchers. Does nothing if nothing was written.
+   */
+  @Override
+  public synchronized void commit() throws IOException {
+    if (writer == null) {
+      return;
+    }
+    long chunks;
+    long documents;
+    try (DirectoryReader pending = DirectoryReader.open(writer)) {
+      chunks = pending.numDocs();
+      documents = IndexStats.liveTerms(pending, ChunkFields.DOC_ID).size();
+    }
+    IndexManifest manifest = IndexFolder.withCounts(settings, documents, chunks);
+    writer.setLiveCommitData(ManifestCodec.userData(manifest).entrySet());
+    writer.commit();
+    committed = manifest;
+    searchers.maybeRefreshBlocking();
+  }
+
+  /** Closes the store; changes not committed are discarded. */
+  @Override
+  public synchronized void close() throws IOException {
+    IOUtils.close(writer, searchers, directory);
+    writer = null;
+  }
+
+  private IndexWriter writer() throws IOException {
+    if (writer == null) {
+      writer = IndexFolder.newWriter(
+          directory, dir, analysis, IndexWriterConfig.OpenMode.APPEND);
+    }
+    return writer;
+  }
+
+  @Override
+  public String toString() {
+    return "LuceneChunkStore[" + dir + ", " + committed + "]";
+  }
+}

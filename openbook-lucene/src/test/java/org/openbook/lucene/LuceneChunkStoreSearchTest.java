@@ -1,0 +1,166 @@
+package org.openbook.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.openbook.lucene.TestCorpus.HR;
+import static org.openbook.lucene.TestCorpus.addAll;
+import static org.openbook.lucene.TestCorpus.chunk;
+import static org.openbook.lucene.TestCorpus.ids;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openbook.chunk.Chunk;
+import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.ScoredChunk;
+
+/** BM25 and dense ranking: R01, R02, R16. */
+class LuceneChunkStoreSearchTest {
+
+  @TempDir Path dir;
+  private LuceneChunkStore store;
+
+  @AfterEach
+  void close() throws IOException {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  private void indexR01() throws IOException {
+    store = TestCorpus.openHashStore(dir);
+    addAll(store,
+        chunk("c1", "HR", "密码每九十天必须更换"),
+        chunk("c2", "HR", "服务器机房禁止携带饮料"),
+        chunk("c3", "HR", "报销单需部门经理签字"),
+        chunk("c4", "HR", "年假申请需提前三天提交"));
+  }
+
+  // R01
+  @Test
+  void should_score_chinese_documents_by_bm25_and_return_only_matching_ones() throws IOException {
+    indexR01();
+
+    List<ScoredChunk> leave = store.searchSparse("年假怎么申请", 10, HR);
+    assertThat(ids(leave)).containsExactly("c4");
+    assertThat(leave.get(0).rank()).isEqualTo(1);
+    assertThat(leave.get(0).score()).isPositive();
+
+    assertThat(ids(store.searchSparse("年假", 10, HR))).containsExactly("c4");
+    assertThat(store.searchSparse("年假", 10, HR).get(0).score()).isPositive();
+    assertThat(ids(store.searchSparse("机房", 10, HR))).containsExactly("c2");
+  }
+
+  @Test
+  void should_return_nothing_for_a_query_without_tokens() throws IOException {
+    indexR01();
+
+    assertThat(store.searchSparse("。，？ the", 10, HR)).isEmpty();
+  }
+
+  @Test
+  void should_match_stemmed_english_words() throws IOException {
+    store = TestCorpus.openHashStore(dir);
+    addAll(store,
+        chunk("en1", "HR", "Backups running nightly"),
+        chunk("en2", "HR", "Password rotation policy"));
+
+    assertThat(ids(store.searchSparse("backup runs", 10, HR))).containsExactly("en1");
+  }
+
+  // R02
+  @Test
+  void should_rank_exact_identifier_matches_above_documents_with_similar_codes()
+      throws IOException {
+    store = TestCorpus.openHashStore(dir);
+    addAll(store,
+        chunk("dA", "HR", "ERR_4517：证书过期，请重新签发。"),
+        chunk("dB", "HR", "ERR_4571 与 ERR_4715 已修复，关联工单 4517、4517-B。"),
+        chunk("dC", "HR", "ZQ-7782 电源模块已停产。"),
+        chunk("dD", "HR", "ZQ-7781 电源模块需每季度巡检。"),
+        chunk("dE", "HR", "参照GB/T 22239第8.1.4条。"));
+
+    List<ScoredChunk> err = store.searchSparse("ERR_4517", 10, HR);
+    assertThat(ids(err)).containsExactly("dA");
+    assertThat(err.get(0).score()).isPositive();
+    assertThat(ids(store.searchSparse("ZQ-7781", 10, HR))).containsExactly("dD");
+
+    List<ScoredChunk> spaced = store.searchSparse("GB/T 22239", 10, HR);
+    List<ScoredChunk> joined = store.searchSparse("gb/t22239", 10, HR);
+    assertThat(ids(spaced)).containsExactly("dE");
+    assertThat(ids(joined)).isEqualTo(ids(spaced));
+    assertThat(joined.get(0).score()).isEqualTo(spaced.get(0).score());
+    assertThat(ids(store.searchSparse("8.1.4", 10, HR))).containsExactly("dE");
+  }
+
+  // R16
+  @Test
+  void should_expose_cosine_similarity_higher_is_better() throws IOException {
+    store = LuceneChunkStore.open(dir, TestCorpus.manifest("test-3d", 3), TestCorpus.ANALYSIS);
+    store.replaceDocument("a", List.of(vec(chunk("a", "HR", "a"), 0.6f, 0.8f, 0f)));
+    store.replaceDocument("b", List.of(vec(chunk("b", "HR", "b"), 0.8f, -0.6f, 0f)));
+    store.replaceDocument("c", List.of(vec(chunk("c", "HR", "c"), 0f, 0.8f, 0.6f)));
+    store.commit();
+
+    List<ScoredChunk> hits = store.searchDense(new float[] {0.6f, 0.8f, 0f}, 3, HR);
+
+    assertThat(ids(hits)).containsExactly("a", "c", "b");
+    assertThat(hits).extracting(ScoredChunk::rank).containsExactly(1, 2, 3);
+    assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-6));
+    assertThat(hits.get(1).score()).isCloseTo(0.64, within(1e-6));
+    assertThat(hits.get(2).score()).isCloseTo(0.0, within(1e-6));
+
+    store.deleteDocument("a");
+    store.commit();
+    List<ScoredChunk> withoutA = store.searchDense(new float[] {0.6f, 0.8f, 0f}, 3, HR);
+    assertThat(ids(withoutA)).containsExactly("c", "b");
+    assertThat(withoutA.get(0).score()).isCloseTo(0.64, within(1e-6));
+  }
+
+  @Test
+  void should_normalise_vectors_so_scale_does_not_change_the_cosine() throws IOException {
+    store = LuceneChunkStore.open(dir, TestCorpus.manifest("test-3d", 3), TestCorpus.ANALYSIS);
+    store.replaceDocument("c", List.of(vec(chunk("c", "HR", "c"), 0f, 8f, 6f)));
+    store.commit();
+
+    List<ScoredChunk> hits = store.searchDense(new float[] {6f, 8f, 0f}, 1, HR);
+
+    assertThat(hits.get(0).score()).isCloseTo(0.64, within(1e-6));
+  }
+
+  @Test
+  void should_find_each_chunk_first_by_its_own_vector_with_cosine_one() throws IOException {
+    indexR01();
+
+    for (String id : List.of("c1", "c2", "c3", "c4")) {
+      Chunk c = store.get(id).orElseThrow();
+      List<ScoredChunk> hits =
+          store.searchDense(TestCorpus.EMBEDDER.embed(c.embedText()), 4, HR);
+      assertThat(hits.get(0).chunk().id()).isEqualTo(id);
+      assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-5));
+      assertThat(hits.get(1).score()).isLessThan(hits.get(0).score());
+    }
+  }
+
+  @Test
+  void should_reject_a_query_vector_of_the_wrong_dimension() throws IOException {
+    indexR01();
+
+    assertThatThrownBy(() -> store.searchDense(new float[3], 4, HR))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("query")
+        .hasMessageContaining("3 dimensions")
+        .hasMessageContaining("256");
+    assertThatThrownBy(() -> store.searchSparse("年假", 0, HR))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("topN");
+  }
+
+  private static EmbeddedChunk vec(Chunk c, float... v) {
+    return new EmbeddedChunk(c, v);
+  }
+}
