@@ -29,6 +29,8 @@ final class ChunkFields {
   static final String DOC_ID = "docId";
   static final String DEPT = "dept";
   static final String TEXT = "text";
+  /** The heading path alone, analysed like {@link #TEXT}: a BM25F-style second field. */
+  static final String HEADING = "heading";
   static final String VECTOR = "vector";
   private static final String ORDINAL = "ordinal";
   private static final String RAW = "raw";
@@ -91,6 +93,7 @@ final class ChunkFields {
     d.add(new StringField(DOC_ID, c.docId(), Field.Store.YES));
     d.add(new StringField(DEPT, c.dept(), Field.Store.NO));
     d.add(new TextField(TEXT, c.embedText(), Field.Store.NO));
+    d.add(new TextField(HEADING, c.headingLabel(), Field.Store.NO));
     d.add(new KnnFloatVectorField(
         VECTOR, unitVector(ec.vector(), dimension, "chunk " + c.id()), SIMILARITY));
     d.add(new StoredField(ORDINAL, c.ordinal()));

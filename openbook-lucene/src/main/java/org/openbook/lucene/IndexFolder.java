@@ -18,6 +18,7 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.openbook.analysis.TextAnalysis;
+import org.openbook.embed.EmbeddingCache;
 import org.openbook.index.IndexManifest;
 
 /** Creating, checking and writing the Lucene directory of a {@link LuceneChunkStore}. */
@@ -35,6 +36,8 @@ final class IndexFolder {
     try (Stream<Path> files = Files.list(dir)) {
       Optional<Path> other = files
           .filter(p -> !p.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME))
+          // the embedding cache outlives the index it sits in (e.g. deleted index files)
+          .filter(p -> !p.getFileName().toString().equals(EmbeddingCache.FOLDER_NAME))
           .findFirst();
       if (other.isPresent()) {
         throw new FileAlreadyExistsException(dir.toString(), null,
@@ -57,7 +60,8 @@ final class IndexFolder {
       IndexWriterConfig.OpenMode mode) throws IOException {
     // Only "text" is analysed; the id fields are StringFields, indexed verbatim anyway.
     Analyzer perField = new PerFieldAnalyzerWrapper(
-        new KeywordAnalyzer(), Map.of(ChunkFields.TEXT, analysis.analyzer()));
+        new KeywordAnalyzer(), Map.of(ChunkFields.TEXT, analysis.analyzer(),
+            ChunkFields.HEADING, analysis.analyzer()));
     IndexWriterConfig config = new IndexWriterConfig(perField)
         .setOpenMode(mode)
         .setSimilarity(new BM25Similarity())
@@ -66,8 +70,8 @@ final class IndexFolder {
     try {
       return new IndexWriter(directory, config);
     } catch (LockObtainFailedException e) {
-      throw new IOException("the index at " + dir
-          + " is being written by another process (write.lock is held); wait for it to finish", e);
+      throw new IOException("another ingest is writing to " + dir + " (its "
+          + IndexWriter.WRITE_LOCK_NAME + " is held); wait for it to finish, then run again", e);
     }
   }
 

@@ -22,6 +22,7 @@ import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
@@ -33,6 +34,7 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
+import org.openbook.analysis.QueryTerms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
@@ -82,8 +84,16 @@ public final class LuceneChunkStore
     this.directory = directory;
     this.settings = settings;
     this.analysis = analysis;
-    this.committed = IndexFolder.readManifest(directory, dir);
     this.searchers = new SearcherManager(directory, null);
+    // From the searcher's own commit, not the latest one: a writer in another process may
+    // commit in between, and manifest and searches must describe the same snapshot.
+    IndexSearcher s = searchers.acquire();
+    try {
+      this.committed = ManifestCodec.read(
+          ((DirectoryReader) s.getIndexReader()).getIndexCommit().getUserData(), dir);
+    } finally {
+      searchers.release(s);
+    }
   }
 
   /**
@@ -215,6 +225,30 @@ public final class LuceneChunkStore
     return hit.stream().findFirst().map(ScoredChunk::chunk);
   }
 
+  /**
+   * Ids of every chunk in the last commit this store sees, sorted; with {@link #count()} and the
+   * dense and BM25 routes it lets tests and tools check that the routes agree.
+   */
+  public List<String> chunkIds() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return List.copyOf(IndexStats.liveTerms(s.getIndexReader(), ChunkFields.ID));
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /**
+   * Takes the index's write lock now instead of at the first write, so that a second ingest
+   * fails before it does any work. Idempotent.
+   *
+   * @throws IOException "another ingest is writing to &lt;path&gt;" when another writer (in this
+   *     or another process) holds the lock
+   */
+  public synchronized void lockForWriting() throws IOException {
+    writer();
+  }
+
   /** Ids of the documents with at least one chunk in the last commit, sorted. */
   public List<String> documentIds() throws IOException {
     IndexSearcher s = searchers.acquire();
@@ -270,17 +304,23 @@ public final class LuceneChunkStore
   public List<ScoredChunk> searchSparse(String queryText, int topN, AccessFilter filter)
       throws IOException {
     requireTopN(topN);
-    Set<String> tokens = new LinkedHashSet<>(analysis.tokenize(queryText));
-    if (tokens.isEmpty() || filter.departments().isEmpty()) {
+    List<QueryTerms.WeightedTerm> terms = QueryTerms.of(analysis, queryText);
+    if (terms.isEmpty() || filter.departments().isEmpty()) {
       return List.of();
     }
     BooleanQuery.Builder q = new BooleanQuery.Builder();
     int room = IndexSearcher.getMaxClauseCount() - 1;
-    for (String token : tokens) {
-      if (room-- == 0) {
-        break;
+    for (QueryTerms.WeightedTerm t : terms) {
+      // A term found in the heading path scores again: a passage whose heading names the
+      // query's subject (e.g. "ERR_4517") beats one that mentions it in passing.
+      for (String field : new String[] {ChunkFields.TEXT, ChunkFields.HEADING}) {
+        if (room-- == 0) {
+          break;
+        }
+        Query term = new TermQuery(new Term(field, t.term()));
+        q.add(t.weight() == 1.0f ? term : new BoostQuery(term, t.weight()),
+            BooleanClause.Occur.SHOULD);
       }
-      q.add(new TermQuery(new Term(ChunkFields.TEXT, token)), BooleanClause.Occur.SHOULD);
     }
     q.add(departments(filter), BooleanClause.Occur.FILTER);
     // Without this a FILTER clause alone would match every permitted chunk with score 0.
@@ -357,7 +397,7 @@ public final class LuceneChunkStore
    */
   @Override
   public synchronized void commit() throws IOException {
-    if (writer == null) {
+    if (writer == null || !writer.hasUncommittedChanges()) {
       return;
     }
     long chunks;
@@ -369,8 +409,8 @@ public final class LuceneChunkStore
     IndexManifest manifest = IndexFolder.withCounts(settings, documents, chunks);
     writer.setLiveCommitData(ManifestCodec.userData(manifest).entrySet());
     writer.commit();
-    committed = manifest;
     searchers.maybeRefreshBlocking();
+    committed = manifest;
   }
 
   /** Closes the store; changes not committed are discarded. */

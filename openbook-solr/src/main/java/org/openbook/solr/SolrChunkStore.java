@@ -1,0 +1,417 @@
+package org.openbook.solr;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.solr.client.solrj.SolrClient;
+import org.apache.solr.client.solrj.SolrQuery;
+import org.apache.solr.client.solrj.SolrRequest;
+import org.apache.solr.client.solrj.response.QueryResponse;
+import org.apache.solr.client.solrj.util.ClientUtils;
+import org.apache.solr.common.SolrDocument;
+import org.apache.solr.common.SolrInputDocument;
+import org.apache.solr.common.params.CursorMarkParams;
+import org.openbook.analysis.QueryTerms;
+import org.openbook.analysis.TextAnalysis;
+import org.openbook.chunk.Chunk;
+import org.openbook.index.AccessFilter;
+import org.openbook.index.ChunkStore;
+import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.IndexManifest;
+import org.openbook.index.IndexMismatchException;
+import org.openbook.index.ScoredChunk;
+
+/**
+ * The distributed chunk store: one SolrCloud collection set up by {@link SolrAdmin}, reached
+ * through SolrJ. Same contract as the embedded Lucene store:
+ *
+ * <ul>
+ *   <li>BM25: text is analysed once, in OpenBook. The field {@code text_tokens} receives the
+ *       token stream of embedText from {@link TextAnalysis#analyzer()} pre-analysed (terms and
+ *       position increments, Solr's {@code PreAnalyzedField}), so terms and document lengths
+ *       are those of the embedded store; the heading label goes the same way into {@code
+ *       heading_tokens}. A query becomes {@link QueryTerms} (distinct tokens, identifiers
+ *       boosted), each an optional clause on both fields, as in the embedded store. Similarity is BM25 (k1 = 1.2, b = 0.75) and
+ *       {@code ExactStatsCache} makes term statistics global across shards, so scores equal
+ *       those of one index holding the same chunks.</li>
+ *   <li>Dense: a cosine {@code DenseVectorField} (HNSW); the query is {@code {!knn}} with
+ *       {@code topK = rows = N} (topK applies per shard, the merge keeps the best N). Solr's
+ *       score {@code (1 + cos) / 2} is converted back to the cosine.</li>
+ *   <li>The {@link AccessFilter} is an {@code fq}, applied inside both routes before top-N (Solr
+ *       runs filter queries as a pre-filter of the kNN search).</li>
+ *   <li>The {@link IndexManifest} settings live in one document of kind {@code manifest},
+ *       excluded from searches and counts; the counts are counted when asked.</li>
+ *   <li>Changes become visible at {@link #commit()} (a hard commit opening new searchers). Shards
+ *       commit one after another, so a search during a commit may see some shards' changes
+ *       first; single-index atomicity is not available in SolrCloud.</li>
+ * </ul>
+ * Thread-safe: SolrJ clients are, and the store keeps no other mutable state.
+ */
+public final class SolrChunkStore
+    implements ChunkStore, ChunkStore.DenseSearch, ChunkStore.SparseSearch,
+    ChunkStore.ChunkWriter, ChunkStore.DocumentCatalog {
+
+  private static final String CHUNKS_ONLY = SolrFields.KIND + ":" + SolrFields.KIND_CHUNK;
+  private static final int CURSOR_PAGE = 1000;
+  /** Two clauses per token must stay under Solr's default maxBooleanClauses (1024). */
+  static final int MAX_QUERY_TERMS = 511;
+
+  private final SolrClient client;
+  private final boolean ownsClient;
+  private final String collection;
+  private final IndexManifest settings;
+  private final TextAnalysis analysis;
+  /** For index-time token streams; reuses its chain per thread, so sharing is safe. */
+  private final Analyzer analyzer;
+
+  private SolrChunkStore(SolrClient client, boolean ownsClient, String collection,
+      IndexManifest settings, TextAnalysis analysis) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.collection = collection;
+    this.settings = settings;
+    this.analysis = analysis;
+    this.analyzer = analysis.analyzer();
+  }
+
+  /**
+   * Opens the collection of {@code config}, creating it (configset, collection with the
+   * configured shards and replicas) if the cluster has none of that name. The store owns the
+   * client it creates and closes it in {@link #close()}.
+   *
+   * @param expected what this run embeds and analyses with (see {@link #open(SolrClient, String,
+   *                 IndexManifest, TextAnalysis)})
+   * @throws IndexMismatchException if the collection was built with other settings
+   * @throws IOException naming the collection if Solr cannot be reached or refuses
+   */
+  public static SolrChunkStore open(SolrStoreConfig config, IndexManifest expected,
+      TextAnalysis analysis) throws IOException {
+    checkSettings(expected, analysis);
+    SolrClient client = SolrAdmin.run("connect to " + config, config::newClient);
+    try {
+      SolrAdmin admin = new SolrAdmin(client);
+      boolean exists;
+      try {
+        exists = admin.exists(config.collection());
+      } catch (IOException e) {
+        throw SolrAdmin.explain(config, e);
+      }
+      if (!exists) {
+        admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension());
+      }
+      return open(client, true, config.collection(), expected, analysis);
+    } catch (IOException | RuntimeException e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens an existing OpenBook collection through {@code client}, which stays the caller's to
+   * close. An empty collection gets {@code expected} as its manifest.
+   *
+   * @param expected what this run embeds and analyses with: model, dimension, metric (must be
+   *                 {@link IndexManifest#COSINE}), analyzer id (must equal {@code
+   *                 analysis.id()}) and chunker; its counts are ignored
+   * @throws IndexMismatchException if the collection was built with another model, dimension,
+   *     metric or analyzer, or holds chunks but no manifest
+   * @throws IllegalArgumentException if {@code expected} and {@code analysis} disagree
+   * @throws IOException naming the collection if it does not exist or Solr refuses
+   */
+  public static SolrChunkStore open(SolrClient client, String collection,
+      IndexManifest expected, TextAnalysis analysis) throws IOException {
+    checkSettings(expected, analysis);
+    return open(client, false, collection, expected, analysis);
+  }
+
+  private static SolrChunkStore open(SolrClient client, boolean owns, String collection,
+      IndexManifest expected, TextAnalysis analysis) throws IOException {
+    Objects.requireNonNull(collection, "collection");
+    SolrAdmin admin = new SolrAdmin(client);
+    if (!admin.exists(collection)) {
+      throw new IOException("Solr collection '" + collection + "' does not exist; create it with:"
+          + " openbook solr init --collection " + collection);
+    }
+    SolrChunkStore store = new SolrChunkStore(client, owns, collection, expected, analysis);
+    try {
+      Optional<IndexManifest> stored = admin.storedManifest(collection);
+      long chunks = store.count();
+      if (stored.isPresent()) {
+        stored.get().requireCompatible(expected);
+      } else if (chunks > 0) {
+        throw new IndexMismatchException("Solr collection '" + collection + "' holds "
+            + chunks + " chunks but no OpenBook manifest; reset it before use");
+      } else {
+        SolrAdmin.run("write manifest of " + collection, () -> {
+          client.add(collection, SolrFields.manifestDocument(expected));
+          return client.commit(collection, true, true);
+        });
+      }
+      return store;
+    } catch (IOException | RuntimeException e) {
+      store.analyzer.close(); // the client is the caller's (or closed by the public open)
+      throw e;
+    }
+  }
+
+  private static void checkSettings(IndexManifest expected, TextAnalysis analysis) {
+    Objects.requireNonNull(expected, "expected");
+    Objects.requireNonNull(analysis, "analysis");
+    if (!IndexManifest.COSINE.equals(expected.metric())) {
+      throw new IllegalArgumentException("metric '" + expected.metric()
+          + "' is not supported; the Solr store uses '" + IndexManifest.COSINE + "'");
+    }
+    if (!analysis.id().equals(expected.analyzer())) {
+      throw new IllegalArgumentException("manifest analyzer '" + expected.analyzer()
+          + "' differs from the analysis given, '" + analysis.id() + "'");
+    }
+  }
+
+  /** The collection name. */
+  public String collection() {
+    return collection;
+  }
+
+  /** The stored settings with the document and chunk counts of the committed index. */
+  @Override
+  public IndexManifest manifest() throws IOException {
+    SolrDocument d = SolrAdmin.run("read manifest of " + collection,
+        () -> client.getById(collection, SolrFields.MANIFEST_ID));
+    if (d == null) {
+      throw new IndexMismatchException(
+          "Solr collection '" + collection + "' lost its OpenBook manifest; reset it");
+    }
+    return SolrFields.toManifest(d, countDocuments(), count());
+  }
+
+  /** Chunks in the committed index (the manifest document is not counted). */
+  @Override
+  public long count() throws IOException {
+    return numFound(new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY));
+  }
+
+  private long countDocuments() throws IOException {
+    return numFound(new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(SolrFields.DOC_HEAD + ":true"));
+  }
+
+  private long numFound(SolrQuery q) throws IOException {
+    q.setRows(0);
+    return query("count", q).getResults().getNumFound();
+  }
+
+  /** The chunk with id {@code chunkId}, from the committed index. */
+  @Override
+  public Optional<Chunk> get(String chunkId) throws IOException {
+    SolrQuery q = new SolrQuery(SolrFields.ID + ":" + ClientUtils.escapeQueryChars(chunkId))
+        .addFilterQuery(CHUNKS_ONLY)
+        .setFields(SolrFields.CHUNK_FL)
+        .setRows(1);
+    return query("get " + chunkId, q).getResults().stream().findFirst()
+        .map(SolrFields::toChunk);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException if {@code topN < 1} or the vector's length differs from the
+   *     collection's dimension, or a component is not finite
+   */
+  @Override
+  public List<ScoredChunk> searchDense(float[] queryVector, int topN, AccessFilter filter)
+      throws IOException {
+    requireTopN(topN);
+    String vector = vectorLiteral(queryVector);
+    if (filter.departments().isEmpty()) {
+      return List.of();
+    }
+    SolrQuery q = new SolrQuery(
+        "{!knn f=" + SolrFields.VECTOR + " topK=" + topN + "}" + vector);
+    List<ScoredChunk> hits = search("dense search", q, topN, filter);
+    // Lucene's cosine score is (1 + cos) / 2; the SPI promises the cosine itself.
+    return hits.stream()
+        .map(h -> new ScoredChunk(h.chunk(), h.rank(), 2 * h.score() - 1))
+        .toList();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The query's distinct tokens and weights come from {@link QueryTerms} (identifiers
+   * boosted), shared with the embedded store; each is one optional clause on the text field and
+   * one on the heading field (at most {@value #MAX_QUERY_TERMS} tokens, within Solr's default
+   * limit of 1024 clauses; the rest are ignored). A query without tokens returns nothing.
+   *
+   * @throws IllegalArgumentException if {@code topN < 1}
+   */
+  @Override
+  public List<ScoredChunk> searchSparse(String queryText, int topN, AccessFilter filter)
+      throws IOException {
+    requireTopN(topN);
+    List<QueryTerms.WeightedTerm> terms = QueryTerms.of(analysis, queryText);
+    if (terms.isEmpty() || filter.departments().isEmpty()) {
+      return List.of();
+    }
+    StringBuilder clauses = new StringBuilder();
+    for (QueryTerms.WeightedTerm t : terms.subList(0, Math.min(MAX_QUERY_TERMS, terms.size()))) {
+      String term = ClientUtils.escapeQueryChars(t.term());
+      String boost = t.weight() == 1.0f ? "" : "^" + t.weight();
+      for (String field : new String[] {SolrFields.TEXT_TOKENS, SolrFields.HEADING_TOKENS}) {
+        clauses.append(clauses.length() == 0 ? "" : " ")
+            .append(field).append(':').append(term).append(boost);
+      }
+    }
+    SolrQuery q = new SolrQuery("{!lucene q.op=OR sow=true}" + clauses);
+    return search("sparse search", q, topN, filter).stream()
+        .filter(h -> h.score() > 0)
+        .toList();
+  }
+
+  private List<ScoredChunk> search(String what, SolrQuery q, int topN, AccessFilter filter)
+      throws IOException {
+    q.addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(departments(filter))
+        .setFields(SolrFields.CHUNK_FL)
+        .setRows(topN);
+    List<SolrDocument> docs = new ArrayList<>(query(what, q).getResults());
+    // Solr already returns the merged list by descending score; sorting again keeps the SPI's
+    // order explicit should a response ever come back unsorted.
+    docs.sort(Comparator.comparingDouble(d -> -((Number) d.getFirstValue(SolrFields.SCORE))
+        .doubleValue()));
+    List<ScoredChunk> out = new ArrayList<>(docs.size());
+    for (SolrDocument d : docs.subList(0, Math.min(topN, docs.size()))) {
+      double score = ((Number) d.getFirstValue(SolrFields.SCORE)).doubleValue();
+      out.add(new ScoredChunk(SolrFields.toChunk(d), out.size() + 1, score));
+    }
+    return out;
+  }
+
+  /** {@code dept:("a" OR "b")}, each department escaped. */
+  private static String departments(AccessFilter filter) {
+    return filter.departments().stream().sorted()
+        .map(ClientUtils::escapeQueryChars)
+        .collect(Collectors.joining(" OR ", SolrFields.DEPT + ":(", ")"));
+  }
+
+  private String vectorLiteral(float[] v) {
+    if (v.length != settings.dimension()) {
+      throw new IllegalArgumentException("query vector has " + v.length
+          + " dimensions, the collection " + settings.dimension());
+    }
+    StringBuilder s = new StringBuilder(v.length * 12).append('[');
+    for (int i = 0; i < v.length; i++) {
+      if (!Float.isFinite(v[i])) {
+        throw new IllegalArgumentException("query vector component " + i + " is " + v[i]);
+      }
+      s.append(i == 0 ? "" : ",").append(v[i]);
+    }
+    return s.append(']').toString();
+  }
+
+  private static void requireTopN(int topN) {
+    if (topN < 1) {
+      throw new IllegalArgumentException("topN must be >= 1, was " + topN);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Documents are counted by their first (lowest-ordinal) chunk, which carries a flag, and read
+   * with a cursor, so the answer is exact on any number of shards.
+   */
+  @Override
+  public Map<String, String> documentHashes() throws IOException {
+    Map<String, String> hashes = new LinkedHashMap<>();
+    SolrQuery q = new SolrQuery("*:*")
+        .addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(SolrFields.DOC_HEAD + ":true")
+        .setFields(SolrFields.DOC_ID, SolrFields.CONTENT_HASH)
+        .setSort(SolrFields.ID, SolrQuery.ORDER.asc)
+        .setRows(CURSOR_PAGE);
+    String cursor = CursorMarkParams.CURSOR_MARK_START;
+    while (true) {
+      q.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
+      QueryResponse r = query("list documents", q);
+      for (SolrDocument d : r.getResults()) {
+        Object hash = d.getFirstValue(SolrFields.CONTENT_HASH);
+        hashes.put((String) d.getFirstValue(SolrFields.DOC_ID), hash == null ? "" : (String) hash);
+      }
+      if (cursor.equals(r.getNextCursorMark())) {
+        return hashes;
+      }
+      cursor = r.getNextCursorMark();
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Deletes the document's chunks by query, then adds the new ones; visible at {@link
+   * #commit()}.
+   *
+   * @throws IllegalArgumentException naming the chunk if a chunk belongs to another document or
+   *     its vector length differs from the collection's dimension; nothing is changed then
+   */
+  @Override
+  public void replaceDocument(String docId, List<EmbeddedChunk> chunks) throws IOException {
+    Objects.requireNonNull(docId, "docId");
+    int head = chunks.stream().mapToInt(ec -> ec.chunk().ordinal()).min().orElse(-1);
+    List<SolrInputDocument> docs = new ArrayList<>(chunks.size());
+    for (EmbeddedChunk ec : chunks) {
+      Chunk c = ec.chunk();
+      if (!docId.equals(c.docId())) {
+        throw new IllegalArgumentException("chunk " + c.id() + " belongs to document '"
+            + c.docId() + "', not '" + docId + "'");
+      }
+      if (ec.vector().length != settings.dimension()) {
+        throw new IllegalArgumentException("chunk " + c.id() + ": vector has "
+            + ec.vector().length + " dimensions, the collection " + settings.dimension());
+      }
+      docs.add(SolrFields.toDocument(ec, analyzer, c.ordinal() == head));
+    }
+    deleteDocument(docId);
+    if (!docs.isEmpty()) {
+      SolrAdmin.run("add chunks of " + docId, () -> client.add(collection, docs));
+    }
+  }
+
+  @Override
+  public void deleteDocument(String docId) throws IOException {
+    String query = SolrFields.DOC_ID + ":" + ClientUtils.escapeQueryChars(docId);
+    SolrAdmin.run("delete chunks of " + docId, () -> client.deleteByQuery(collection, query));
+  }
+
+  /** Hard commit on every shard, waiting for the new searchers to open. */
+  @Override
+  public void commit() throws IOException {
+    SolrAdmin.run("commit " + collection, () -> client.commit(collection, true, true));
+  }
+
+  /** Closes the client if this store created it; uncommitted changes stay pending in Solr. */
+  @Override
+  public void close() throws IOException {
+    analyzer.close();
+    if (ownsClient) {
+      client.close();
+    }
+  }
+
+  private QueryResponse query(String what, SolrQuery q) throws IOException {
+    // POST: a kNN query vector does not fit comfortably in a URL.
+    return SolrAdmin.run(what + " in " + collection,
+        () -> client.query(collection, q, SolrRequest.METHOD.POST));
+  }
+
+  @Override
+  public String toString() {
+    return "SolrChunkStore[" + collection + ", " + settings + "]";
+  }
+}

@@ -1,0 +1,142 @@
+package org.openbook.solr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
+import org.apache.solr.cloud.MiniSolrCloudCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openbook.analysis.TextAnalysis;
+import org.openbook.index.ChunkStoreContractTest;
+import org.openbook.index.IndexManifest;
+import org.openbook.index.IndexMismatchException;
+
+/**
+ * The store contract on a real SolrCloud: an in-process {@link MiniSolrCloudCluster} of two
+ * nodes (with embedded ZooKeeper), started once for the class; every store is a fresh 2-shard
+ * collection created through {@link SolrStoreConfig} and {@link SolrAdmin}, as users create them.
+ * Also the Solr-only behaviour of {@link SolrAdmin}.
+ */
+class SolrChunkStoreContractTest extends ChunkStoreContractTest {
+
+  @TempDir
+  static Path baseDir;
+  private static MiniSolrCloudCluster cluster;
+  private static String solrUrl;
+  private static final AtomicInteger COLLECTIONS = new AtomicInteger();
+  private final List<String> created = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    System.setProperty("solr.log.dir", baseDir.resolve("logs").toString());
+    cluster = new MiniSolrCloudCluster.Builder(2, baseDir.resolve("solr")).configure();
+    solrUrl = cluster.getJettySolrRunner(0).getBaseUrl().toString();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    if (cluster != null) {
+      cluster.shutdown();
+    }
+  }
+
+  /** Keeps the cluster small: each test's collections go when the test ends. */
+  @AfterEach
+  void deleteCollections() throws IOException {
+    try (CloudHttp2SolrClient client = config("any").newClient()) {
+      SolrAdmin admin = new SolrAdmin(client);
+      for (String c : created) {
+        admin.delete(c);
+      }
+    }
+    created.clear();
+  }
+
+  private static SolrStoreConfig config(String collection) {
+    return SolrStoreConfig.ofUrls(collection, solrUrl).withLayout(2, 1);
+  }
+
+  private String newCollection() {
+    String name = "contract" + COLLECTIONS.incrementAndGet();
+    created.add(name);
+    return name;
+  }
+
+  @Override
+  protected ChunkStoreUnderTest open(IndexManifest manifest, TextAnalysis analysis)
+      throws IOException {
+    return ChunkStoreUnderTest.of(
+        SolrChunkStore.open(config(newCollection()), manifest, analysis));
+  }
+
+  @Override
+  protected ChunkStoreUnderTest reopen(ChunkStoreUnderTest previous, IndexManifest manifest,
+      TextAnalysis analysis) throws IOException {
+    String collection = ((SolrChunkStore) previous.store()).collection();
+    return ChunkStoreUnderTest.of(SolrChunkStore.open(config(collection), manifest, analysis));
+  }
+
+  // ---------------------------------------------------------------- Solr only
+
+  @Test
+  void should_create_then_update_collection_with_two_shards() throws Exception {
+    String name = newCollection();
+    try (CloudHttp2SolrClient client = config(name).newClient()) {
+      SolrAdmin admin = new SolrAdmin(client);
+
+      assertThat(admin.init(name, 2, 1, 256)).isEqualTo(SolrAdmin.InitOutcome.CREATED);
+      assertThat(admin.init(name, 2, 1, 256)).isEqualTo(SolrAdmin.InitOutcome.UPDATED);
+
+      assertThat(admin.exists(name)).isTrue();
+      assertThat(cluster.getZkStateReader().getClusterState().getCollection(name)
+          .getSlices()).hasSize(2);
+    }
+  }
+
+  @Test
+  void should_refuse_reinit_with_other_dimension_once_manifest_is_stored() throws Exception {
+    String name = newCollection();
+    try (SolrChunkStore store = SolrChunkStore.open(config(name), MANIFEST, ANALYSIS);
+        CloudHttp2SolrClient client = config(name).newClient()) {
+      assertThatThrownBy(() -> new SolrAdmin(client).init(name, 2, 1, 384))
+          .isInstanceOf(IndexMismatchException.class)
+          .hasMessageContaining("dimension 256, not 384");
+      assertThat(store.manifest().dimension()).isEqualTo(256);
+    }
+  }
+
+  @Test
+  void should_name_missing_collection_and_how_to_create_it() throws Exception {
+    try (CloudHttp2SolrClient client = config("absent").newClient()) {
+      assertThatThrownBy(() -> SolrChunkStore.open(client, "absent", MANIFEST, ANALYSIS))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("'absent' does not exist")
+          .hasMessageContaining("openbook solr init --collection absent");
+    }
+  }
+
+  @Test
+  void should_empty_collection_and_accept_new_settings_after_clear() throws Exception {
+    String name = newCollection();
+    IndexManifest otherModel = new IndexManifest("other-model", MANIFEST.dimension(),
+        IndexManifest.COSINE, ANALYSIS.id(), "test-chunker", 0, 0);
+    try (CloudHttp2SolrClient client = config(name).newClient()) {
+      SolrChunkStore.open(config(name), MANIFEST, ANALYSIS).close();
+      new SolrAdmin(client).clear(name);
+
+      try (SolrChunkStore store = SolrChunkStore.open(client, name, otherModel, ANALYSIS)) {
+        assertThat(store.manifest().embeddingModel()).isEqualTo("other-model");
+        assertThat(store.count()).isZero();
+      }
+    }
+  }
+}
