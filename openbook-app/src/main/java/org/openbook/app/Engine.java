@@ -17,14 +17,19 @@ import org.openbook.document.DocumentReader;
 import org.openbook.document.Loaders;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
+import org.openbook.embed.EmbeddingCache;
 import org.openbook.index.IndexManifest;
+import org.openbook.index.IndexStore;
 import org.openbook.ingest.IngestListener;
+import org.openbook.ingest.IngestOptions;
 import org.openbook.ingest.IngestReport;
 import org.openbook.ingest.Indexer;
 import org.openbook.llm.LlmConfig;
 import org.openbook.llm.OpenAiGenerator;
 import org.openbook.lucene.LuceneChunkStore;
+import org.openbook.retrieve.Fusion;
 import org.openbook.retrieve.HybridRetriever;
+import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retriever;
@@ -40,15 +45,20 @@ public final class Engine implements Closeable {
    * Gate-1 threshold on the best dense cosine (bge-small-zh-v1.5) when the config sets none;
    * see docs/BENCHMARKS.md for the calibration that chose it.
    */
-  public static final double DEFAULT_GATE_THRESHOLD = 0.5;
+  public static final double DEFAULT_GATE_THRESHOLD = 0.53;
+  /** Fusion when the config names none; chosen on the evaluation sets (docs/BENCHMARKS.md). */
+  public static final String DEFAULT_FUSION = "minmax";
   /** Hits returned when neither {@code -k} nor the config says. */
   public static final int DEFAULT_TOP_K = 5;
 
   private final OpenBookConfig config;
   private final Embedder embedder;
   private final TextAnalysis analysis;
-  private final LuceneChunkStore store;
+  /** Embedded Lucene or SolrCloud, as {@code store.type} says ({@link StoreFactory}). */
+  private final IndexStore store;
   private final StructuredChunker chunker;
+  /** Embedding cache under the index folder; only for ingest engines, else null. */
+  private final EmbeddingCache cache;
 
   private Engine(OpenBookConfig config, Embedder embedder, Path index, boolean write,
       boolean reset) throws IOException {
@@ -59,13 +69,20 @@ public final class Engine implements Closeable {
         embedder.maxInputTokens());
     IndexManifest expected = new IndexManifest(embedder.modelId(), embedder.dimension(),
         IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
-    if (reset) {
-      this.store = LuceneChunkStore.create(index, expected, analysis);
-    } else if (write) {
-      this.store = LuceneChunkStore.open(index, expected, analysis);
-    } else {
-      this.store = LuceneChunkStore.openExisting(index, expected, analysis);
+    this.store = StoreFactory.open(config.store(), index, expected, analysis,
+        reset ? StoreFactory.Mode.RESET
+            : write ? StoreFactory.Mode.WRITE : StoreFactory.Mode.READ,
+        System.getenv());
+    EmbeddingCache c = null;
+    if (write) {
+      try {
+        c = EmbeddingCache.open(index.resolve(EmbeddingCache.FOLDER_NAME));
+      } catch (IOException | RuntimeException e) {
+        store.close();
+        throw e;
+      }
     }
+    this.cache = c;
   }
 
   /** An engine that can ingest into {@code index} (created if absent; emptied when reset). */
@@ -89,8 +106,14 @@ public final class Engine implements Closeable {
   public IngestReport ingest(Path root, IngestListener listener) throws IOException {
     long maxBytes = config.ingest().maxFileBytes() == null
         ? DocumentReader.DEFAULT_MAX_BYTES : config.ingest().maxFileBytes();
+    var in = config.ingest();
+    IngestOptions options = new IngestOptions(
+        in.maxChunksPerDocument() == null
+            ? IngestOptions.DEFAULT_MAX_CHUNKS_PER_DOCUMENT : in.maxChunksPerDocument(),
+        in.commitEvery() == null ? IngestOptions.DEFAULT_COMMIT_EVERY : in.commitEvery(),
+        cache);
     Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), maxBytes), chunker,
-        embedder);
+        embedder, options);
     return indexer.ingest(root, store, store, listener);
   }
 
@@ -99,9 +122,21 @@ public final class Engine implements Closeable {
     return store.count();
   }
 
-  /** The store, for callers that need a capability directly. */
-  public LuceneChunkStore store() {
+  /** The store (embedded Lucene or SolrCloud), for callers that need a capability directly. */
+  public IndexStore store() {
     return store;
+  }
+
+  /**
+   * The embedded store, for Lucene-only operations (tests, index inspection).
+   *
+   * @throws IllegalStateException if the configuration selects another backend
+   */
+  public LuceneChunkStore luceneStore() {
+    if (store instanceof LuceneChunkStore lucene) {
+      return lucene;
+    }
+    throw new IllegalStateException("the index is not the embedded Lucene store: " + store);
   }
 
   /** A query with the configured top-k and fetch-k; {@code topK} overrides when not null. */
@@ -111,14 +146,29 @@ public final class Engine implements Closeable {
     return new Query(text, principal, k, Math.max(k, fetchK));
   }
 
-  /** Hybrid retrieval with the configured RRF settings. */
+  /** Hybrid retrieval with the configured fusion. */
   public Retriever retriever() {
+    return new HybridRetriever(embedder, store, store, fusion());
+  }
+
+  /**
+   * The configured fusion: {@code retrieval.fusion} is {@code rrf} or {@code minmax}, default
+   * {@value #DEFAULT_FUSION}; weights default to equal.
+   *
+   * @throws IllegalArgumentException for another fusion name
+   */
+  public Fusion fusion() {
     var r = config.retrieval();
-    RrfFusion fusion = new RrfFusion(
-        r.rrfK() == null ? RrfFusion.DEFAULT.k() : r.rrfK(),
-        r.denseWeight() == null ? RrfFusion.DEFAULT.denseWeight() : r.denseWeight(),
-        r.sparseWeight() == null ? RrfFusion.DEFAULT.sparseWeight() : r.sparseWeight());
-    return new HybridRetriever(embedder, store, store, fusion);
+    String name = r.fusion() == null ? DEFAULT_FUSION : r.fusion();
+    double dense = r.denseWeight() == null ? 1.0 : r.denseWeight();
+    double sparse = r.sparseWeight() == null ? 1.0 : r.sparseWeight();
+    return switch (name) {
+      case "rrf" -> new RrfFusion(r.rrfK() == null ? RrfFusion.DEFAULT.k() : r.rrfK(), dense,
+          sparse);
+      case "minmax" -> new MinMaxFusion(dense, sparse);
+      default -> throw new IllegalArgumentException(
+          "retrieval.fusion must be 'rrf' or 'minmax', got '" + name + "'");
+    };
   }
 
   /** The gate-1 threshold in force. */
@@ -142,6 +192,14 @@ public final class Engine implements Closeable {
         .orElseGet(() -> new ExtractiveGenerator(RefusalPolicy.DEFAULT));
   }
 
+  /**
+   * The LLM endpoint when one is configured (environment first, then the config's {@code llm}
+   * section), else empty; used by {@code ask --agent} and the follow-up rewriter.
+   */
+  public java.util.Optional<LlmConfig> llm() {
+    return llmConfig(System.getenv());
+  }
+
   private java.util.Optional<LlmConfig> llmConfig(Map<String, String> env) {
     var fromEnv = LlmConfig.fromEnvironment(env);
     if (fromEnv.isPresent()) {
@@ -161,6 +219,12 @@ public final class Engine implements Closeable {
 
   @Override
   public void close() throws IOException {
-    store.close();
+    try {
+      if (cache != null) {
+        cache.close();
+      }
+    } finally {
+      store.close();
+    }
   }
 }

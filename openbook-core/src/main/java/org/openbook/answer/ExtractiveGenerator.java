@@ -131,6 +131,10 @@ public final class ExtractiveGenerator implements Generator {
    */
   private static List<String> sentences(String passage) {
     List<String> out = new ArrayList<>();
+    // Code blocks are evidence to show in the source, not sentences to quote as an answer.
+    passage = FENCED_CODE.matcher(passage).replaceAll("\n\n");
+    // A heading labels the passage; it is not a sentence, and must not run into the next line.
+    passage = HEADING_LINE.matcher(passage).replaceAll("\n");
     for (Span span : SentenceSplitter.split(passage)) {
       for (String line : BLOCK_START.split(span.of(passage))) {
         String t = MARKDOWN_PREFIX.matcher(line.strip()).replaceFirst("").strip();
@@ -143,6 +147,11 @@ public final class ExtractiveGenerator implements Generator {
     return out;
   }
 
+  /** A fenced code block (``` or ~~~), possibly unclosed at the end of the passage. */
+  private static final Pattern FENCED_CODE =
+      Pattern.compile("(?ms)^\\s{0,3}(```|~~~).*?(?:^\\s{0,3}\\1[^\\n]*$|\\z)");
+  /** An ATX heading line ({@code # …} to {@code ###### …}). */
+  private static final Pattern HEADING_LINE = Pattern.compile("(?m)^\\s{0,3}#{1,6}(?:\\s.*)?$");
   /** A line break before a line that starts a new block. */
   private static final Pattern BLOCK_START =
       Pattern.compile("\\R(?=\\s*(?:[-*+>|#]|\\d+[.)]\\s|[QA问答][：:]))");

@@ -38,10 +38,10 @@ import org.openbook.analysis.QueryTerms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
-import org.openbook.index.ChunkStore;
 import org.openbook.index.EmbeddedChunk;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
+import org.openbook.index.IndexStore;
 import org.openbook.index.ScoredChunk;
 
 /**
@@ -65,8 +65,7 @@ import org.openbook.index.ScoredChunk;
  * serves the last commit); writes are serialised.
  */
 public final class LuceneChunkStore
-    implements ChunkStore, ChunkStore.DenseSearch, ChunkStore.SparseSearch,
-    ChunkStore.ChunkWriter, ChunkStore.DocumentCatalog {
+    implements IndexStore {
 
   private enum OpenMode { CREATE_OR_OPEN, EXISTING, RESET }
 
