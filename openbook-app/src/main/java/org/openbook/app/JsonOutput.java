@@ -4,11 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import org.openbook.answer.Answer;
 import org.openbook.answer.Citation;
 import org.openbook.answer.Source;
 import org.openbook.chunk.Chunk;
 import org.openbook.ingest.IngestReport;
+import org.openbook.llm.AgentStep;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retrieval;
@@ -39,8 +41,15 @@ public final class JsonOutput {
     return write(root);
   }
 
-  /** {@code ask}: status, answer text, citations, sources and diagnostics. */
+  /**
+   * {@code ask}: status, answer text, citations, sources and diagnostics ({@code rewrittenQuestion}
+   * is the standalone question a follow-up was rewritten to, or empty).
+   */
   public static String ask(Query q, Answer a) {
+    return write(askNode(q, a));
+  }
+
+  private static ObjectNode askNode(Query q, Answer a) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("question", q.text());
     root.put("principal", q.principal().name());
@@ -71,6 +80,27 @@ public final class JsonOutput {
     diag.put("retrievalMillis", d.retrievalMillis());
     diag.put("generationMillis", d.generationMillis());
     diag.put("reason", d.reason());
+    diag.put("rewrittenQuestion", d.rewrittenQuestion());
+    return root;
+  }
+
+  /**
+   * {@code ask --agent}: as {@link #ask(Query, Answer)}, with {@code diagnostics.agentTrace}: one
+   * object per search ({@code step}, {@code query}, {@code chunkIds}, {@code numbers},
+   * {@code bestDenseScore} or null, {@code note}).
+   */
+  public static String ask(Query q, Answer a, List<AgentStep> trace) {
+    ObjectNode root = askNode(q, a);
+    ArrayNode steps = ((ObjectNode) root.get("diagnostics")).putArray("agentTrace");
+    for (AgentStep s : trace) {
+      ObjectNode n = steps.addObject();
+      n.put("step", s.step());
+      n.put("query", s.query());
+      n.set("chunkIds", MAPPER.valueToTree(s.chunkIds()));
+      n.set("numbers", MAPPER.valueToTree(s.numbers()));
+      putScore(n, "bestDenseScore", s.bestDenseScore());
+      n.put("note", s.note());
+    }
     return write(root);
   }
 

@@ -2,7 +2,6 @@ package org.openbook.llm;
 
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -140,27 +139,8 @@ public final class OpenAiGenerator implements Generator {
     }
   }
 
-  /** A failure naming the endpoint and, for HTTP errors, the status; the key is masked. */
   private GenerationException failure(Throwable error) {
-    StringBuilder msg = new StringBuilder("LLM endpoint ").append(config.baseUrl()).append(" failed");
-    for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof HttpException http) {
-        msg.append(": HTTP ").append(http.statusCode());
-        break;
-      }
-      if (t instanceof dev.langchain4j.exception.TimeoutException
-          || t instanceof java.net.http.HttpTimeoutException) {
-        msg.append(": timeout after ").append(config.timeoutSeconds()).append(" s");
-        break;
-      }
-    }
-    String detail = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
-    msg.append(": ").append(detail);
-    String text = msg.toString();
-    if (!config.apiKey().isEmpty()) {
-      text = text.replace(config.apiKey(), "***");
-    }
-    return new GenerationException(text, error);
+    return LlmErrors.describe(config, error);
   }
 
   /** One stream event: a piece, the end, or an error. */

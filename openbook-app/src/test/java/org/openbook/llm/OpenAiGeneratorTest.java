@@ -4,20 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,48 +26,20 @@ class OpenAiGeneratorTest {
       new Chunk("it/cert.md#0", "it/cert.md", 0, "证书已过期时请联系管理员。", "证书已过期时请联系管理员。",
           List.of(), 0, 0, 13, Map.of("source", "it/cert.md")), 1, 0.9, 1, 3.0, 0.03, Double.NaN)));
 
-  private HttpServer server;
-  private ExecutorService executor;
-  private final CountDownLatch release = new CountDownLatch(1);
-  private volatile Script script;
-  private volatile String requestBody;
-  private volatile String authorization;
-
-  /** What the server does with one request. */
-  private interface Script {
-    void respond(HttpExchange exchange) throws Exception;
-  }
+  private MockOpenAiServer server;
 
   @BeforeEach
   void startServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "mock-llm");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
-    server.createContext("/v1/chat/completions", exchange -> {
-      try (exchange) {
-        requestBody = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        script.respond(exchange);
-      } catch (Exception e) {
-        // the client went away (timeout test); nothing to do
-      }
-    });
-    server.start();
+    server = MockOpenAiServer.start();
   }
 
   @AfterEach
   void stopServer() {
-    release.countDown();
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 
   private String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    return server.baseUrl();
   }
 
   private OpenAiGenerator generator(int timeoutSeconds) {
@@ -85,40 +47,12 @@ class OpenAiGeneratorTest {
         new PromptBuilder(RefusalPolicy.DEFAULT));
   }
 
-  /** An SSE body: one chat.completion.chunk per JSON-escaped content piece, then [DONE]. */
-  private static byte[] sse(String... jsonContents) {
-    StringBuilder sb = new StringBuilder();
-    for (String c : jsonContents) {
-      sb.append("data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,")
-          .append("\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"")
-          .append(c).append("\"},\"finish_reason\":null}]}\n\n");
-    }
-    sb.append("data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,")
-        .append("\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{},")
-        .append("\"finish_reason\":\"stop\"}]}\n\n");
-    sb.append("data: [DONE]\n\n");
-    return sb.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Sends {@code body} as an event stream in writes of {@code size} bytes, flushing each. */
-  private static Script streamInPieces(byte[] body, int size) {
-    return exchange -> {
-      exchange.getResponseHeaders().add("Content-Type", "text/event-stream; charset=utf-8");
-      exchange.sendResponseHeaders(200, 0);
-      OutputStream out = exchange.getResponseBody();
-      for (int i = 0; i < body.length; i += size) {
-        out.write(body, i, Math.min(size, body.length - i));
-        out.flush();
-        Thread.sleep(1);
-      }
-    };
-  }
-
   @Test
   void should_reassemble_a_cited_answer_whose_utf8_bytes_are_split_across_writes_r19() throws Exception {
     String expected = "证书已过期，请联系管理员[1]。𠮷";
     // 7-byte writes cut most 3-byte CJK characters and the 4-byte 𠮷 in the middle
-    script = streamInPieces(sse("证书已过", "期，请联系管理员[", "1]。", "𠮷"), 7);
+    server.then(MockOpenAiServer.streamInPieces(
+        MockOpenAiServer.sse("证书已过", "期，请联系管理员[", "1]。", "𠮷"), 7));
     List<String> streamed = new ArrayList<>();
 
     String text = generator(10).generate("证书过期怎么办", SOURCES, streamed::add);
@@ -127,8 +61,8 @@ class OpenAiGeneratorTest {
     assertThat(String.join("", streamed)).isEqualTo(expected);
     assertThat(streamed).hasSizeGreaterThan(1)
         .allSatisfy(p -> assertThat(SurrogateSafeBufferTest.isWellFormed(p)).isTrue());
-    assertThat(authorization).isEqualTo("Bearer " + KEY);
-    JsonNode request = new ObjectMapper().readTree(requestBody);
+    assertThat(server.lastAuthorization()).isEqualTo("Bearer " + KEY);
+    JsonNode request = server.requests().get(0);
     assertThat(request.path("model").asText()).isEqualTo("test-model");
     assertThat(request.path("temperature").asDouble()).isEqualTo(0.0);
     assertThat(request.path("stream").asBoolean()).isTrue();
@@ -142,7 +76,8 @@ class OpenAiGeneratorTest {
   @Test
   void should_not_emit_a_lone_high_surrogate_when_a_token_ends_inside_a_pair_r19() throws Exception {
     // feed 3: the JSON escapes put the high and low surrogate of 𠮷 into two different events
-    script = streamInPieces(sse("请联系管理员[1]。\\ud842", "\\udfb7"), 1024);
+    server.then(MockOpenAiServer.streamInPieces(
+        MockOpenAiServer.sseRaw("请联系管理员[1]。\\ud842", "\\udfb7"), 1024));
     List<String> streamed = new ArrayList<>();
 
     String text = generator(10).generate("证书过期怎么办", SOURCES, streamed::add);
@@ -153,7 +88,7 @@ class OpenAiGeneratorTest {
 
   @Test
   void should_return_the_refusal_sentence_as_streamed() throws Exception {
-    script = streamInPieces(sse("根据现有文档", "无法回答该问题。"), 1024);
+    server.then(MockOpenAiServer.stream("根据现有文档", "无法回答该问题。"));
 
     String text = generator(10).generate("公司有几个食堂", SOURCES, s -> {});
 
@@ -163,11 +98,7 @@ class OpenAiGeneratorTest {
 
   @Test
   void should_fail_with_the_status_and_base_url_but_not_the_key_on_http_500() {
-    script = exchange -> {
-      byte[] body = "{\"error\":{\"message\":\"upstream overloaded\"}}".getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(500, body.length);
-      exchange.getResponseBody().write(body);
-    };
+    server.then(MockOpenAiServer.error(500, "upstream overloaded"));
     long start = System.nanoTime();
 
     assertThatThrownBy(() -> generator(10).generate("证书过期怎么办", SOURCES, s -> {}))
@@ -180,7 +111,7 @@ class OpenAiGeneratorTest {
 
   @Test
   void should_time_out_when_the_server_never_answers() {
-    script = exchange -> release.await();
+    server.then(server.hang());
     long start = System.nanoTime();
 
     assertThatThrownBy(() -> generator(2).generate("证书过期怎么办", SOURCES, s -> {}))
@@ -194,8 +125,8 @@ class OpenAiGeneratorTest {
 
   @Test
   void should_fail_when_nothing_listens_on_the_port() throws Exception {
-    int port = server.getAddress().getPort();
-    server.stop(0);
+    int port = java.net.URI.create(server.baseUrl()).getPort();
+    server.close();
     OpenAiGenerator g = new OpenAiGenerator(
         new LlmConfig("http://127.0.0.1:" + port + "/v1", KEY, "test-model", 2),
         new PromptBuilder(RefusalPolicy.DEFAULT));

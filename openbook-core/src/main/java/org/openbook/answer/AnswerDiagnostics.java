@@ -15,6 +15,9 @@ import java.util.List;
  * @param retrievalMillis     time spent retrieving
  * @param generationMillis    time spent generating
  * @param reason              failure reason, or empty
+ * @param rewrittenQuestion   the standalone question actually retrieved for when a follow-up in a
+ *                            conversation was rewritten (see {@code org.openbook.conversation}),
+ *                            or empty when the question was used as asked
  */
 public record AnswerDiagnostics(
     String generator,
@@ -25,11 +28,27 @@ public record AnswerDiagnostics(
     List<Integer> unsupportedCitations,
     long retrievalMillis,
     long generationMillis,
-    String reason) {
+    String reason,
+    String rewrittenQuestion) {
 
   public AnswerDiagnostics {
     invalidCitations = List.copyOf(invalidCitations);
     uncitedSentences = List.copyOf(uncitedSentences);
     unsupportedCitations = List.copyOf(unsupportedCitations);
+    rewrittenQuestion = rewrittenQuestion == null ? "" : rewrittenQuestion;
+  }
+
+  /** These diagnostics with {@code rewrittenQuestion} set (null becomes empty). */
+  public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion);
+  }
+
+  /** These diagnostics with {@code reason} replaced. */
+  public AnswerDiagnostics withReason(String reason) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion);
   }
 }

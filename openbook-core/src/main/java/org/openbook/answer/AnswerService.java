@@ -21,7 +21,7 @@ import org.openbook.retrieve.Retriever;
  *   <li>Gate 2: a reply that is the fixed refusal sentence → {@link AnswerStatus#REFUSED_BY_MODEL}
  *       (sources kept, no citations).
  *   <li>Otherwise {@link CitationChecker} and {@link SupportChecker} on the final text →
- *       {@link AnswerStatus#ANSWERED}.
+ *       {@link AnswerStatus#ANSWERED} (gate 2 and these checks are {@link ReplyChecker}).
  * </ol>
  *
  * Failures of retrieval or generation become {@link AnswerStatus#FAILED} with the reason in the
@@ -33,8 +33,7 @@ public final class AnswerService {
   private final Generator generator;
   private final double threshold;
   private final RefusalPolicy refusal;
-  private final CitationChecker citations;
-  private final SupportChecker support;
+  private final ReplyChecker replies;
 
   /** A service with {@link SupportChecker#DEFAULT_THRESHOLD}. */
   public AnswerService(
@@ -63,8 +62,7 @@ public final class AnswerService {
     this.generator = generator;
     this.threshold = threshold;
     this.refusal = refusal;
-    this.citations = new CitationChecker(refusal);
-    this.support = new SupportChecker(supportThreshold);
+    this.replies = new ReplyChecker(refusal, new SupportChecker(supportThreshold));
   }
 
   /**
@@ -137,23 +135,8 @@ public final class AnswerService {
           retrievalMillis, generationMillis, sources);
     }
 
-    String refused = refusal.match(reply);
-    if (refused != null) {
-      return new Answer(AnswerStatus.REFUSED_BY_MODEL, refused, List.of(), sources,
-          diagnostics(generator.id(), best, List.of(), List.of(), List.of(), retrievalMillis,
-              generationMillis, ""));
-    }
-
-    CitationReport report = citations.check(reply, sources.size());
-    SupportReport supported = support.check(report, sources);
-    List<Citation> cited = new ArrayList<>();
-    for (int n : report.valid()) {
-      Source s = sources.get(n - 1);
-      cited.add(new Citation(n, s.chunkId(), s.source(), supported.supported(n)));
-    }
-    return new Answer(AnswerStatus.ANSWERED, report.text(), cited, sources,
-        diagnostics(generator.id(), best, report.invalid(), report.uncitedSentences(),
-            supported.unsupported(), retrievalMillis, generationMillis, ""));
+    return replies.check(reply, sources, diagnostics(generator.id(), best, List.of(), List.of(),
+        List.of(), retrievalMillis, generationMillis, ""));
   }
 
   private Answer failed(String reason, String generatorId, double best, long retrievalMillis,
@@ -167,7 +150,7 @@ public final class AnswerService {
       List<String> uncited, List<Integer> unsupported, long retrievalMillis,
       long generationMillis, String reason) {
     return new AnswerDiagnostics(generatorId, best, threshold, invalid, uncited, unsupported,
-        retrievalMillis, generationMillis, reason);
+        retrievalMillis, generationMillis, reason, "");
   }
 
   private static long millisSince(long startNanos) {

@@ -13,7 +13,8 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 /**
  * Cheap lexical features for overlap scoring, identical for questions, answer sentences and
  * passages: Han character bigrams (a lone Han character counts as itself) and lower-cased runs of
- * other letters/digits. A run keeps inner {@code . _ - / :} between letters or digits, so
+ * other letters/digits. A run keeps inner {@code . _ - /} between letters or digits and {@code :}
+ * between digits, so
  * {@code ZQ-7781}, {@code ERR_4517}, {@code 8.1.4} and {@code 10:00} are one feature each.
  * English stop words (Lucene's {@link EnglishAnalyzer#ENGLISH_STOP_WORDS_SET}) are skipped so
  * that "the" and "is" do not make unrelated sentences overlap.
@@ -60,7 +61,10 @@ final class LexicalFeatures {
           if (Character.isLetterOrDigit(c) && !isHan(c)) {
             end += Character.charCount(c);
           } else if (JOINERS.indexOf(c) >= 0 && end + 1 < n
-              && Character.isLetterOrDigit(t.codePointAt(end + 1)) && !isHan(t.codePointAt(end + 1))) {
+              && Character.isLetterOrDigit(t.codePointAt(end + 1)) && !isHan(t.codePointAt(end + 1))
+              // ':' joins only digits (10:00): NFKC turns the Chinese colon of "E5：PM2.5" into ':'
+              && (c != ':' || (Character.isDigit(t.codePointBefore(end))
+                  && Character.isDigit(t.codePointAt(end + 1))))) {
             end++;
           } else {
             break;
@@ -76,6 +80,70 @@ final class LexicalFeatures {
       }
     }
     return out;
+  }
+
+  /**
+   * Unit characters that bind a number into a quantity: time (天 小时 秒 月 年 周 日), counts and
+   * classifiers (个 张 次 档 层 件 台 倍), money and measures (元 折 度 米 升 克).
+   */
+  private static final String UNITS = "天个张次小时秒分元年月日周号档层件台人岁倍折度米升克";
+
+  /**
+   * Quantities of {@code text}: each number directly followed (after at most one space) by a unit
+   * character, as number + unit ({@code 3 个工作日} → {@code 3个}, {@code 七天} → {@code 7天}).
+   * They make the support check bind a number to what it counts, so "3 个工作日" is not supported
+   * by a passage that only has "3 张照片" and "2 个工作日". Numbers inside identifiers
+   * ({@code E2}, {@code PM2.5}) are not quantities.
+   */
+  static Set<String> quantities(String text) {
+    String t = Normalizer.normalize(CitationMarkers.strip(text), Normalizer.Form.NFKC)
+        .toLowerCase(Locale.ROOT);
+    Set<String> out = new LinkedHashSet<>();
+    int n = t.length();
+    int i = 0;
+    while (i < n) {
+      char c = t.charAt(i);
+      boolean startsNumber = Character.isDigit(c) && c < 128
+          && (i == 0 || !Character.isLetterOrDigit(t.charAt(i - 1)) || isHan(t.charAt(i - 1)))
+          && (i == 0 || t.charAt(i - 1) != '.');
+      if (startsNumber) {
+        int end = i;
+        while (end < n && (isAsciiDigit(t.charAt(end))
+            || (t.charAt(end) == '.' && end + 1 < n && isAsciiDigit(t.charAt(end + 1))))) {
+          end++;
+        }
+        boolean inIdentifier = end < n && Character.isLetter(t.charAt(end)) && !isHan(t.charAt(end));
+        if (!inIdentifier) {
+          addQuantity(t.substring(i, end), t, end, out);
+        }
+        i = end;
+      } else if (HAN_NUMERALS.indexOf(c) >= 0) {
+        int end = i;
+        while (end < n && HAN_NUMERALS.indexOf(t.charAt(end)) >= 0) {
+          end++;
+        }
+        String numeral = t.substring(i, end);
+        String value = numeral.equals("一") ? null : hanNumberValue(numeral);
+        if (value != null) {
+          addQuantity(value, t, end, out);
+        }
+        i = end;
+      } else {
+        i++;
+      }
+    }
+    return out;
+  }
+
+  private static void addQuantity(String number, String t, int after, Set<String> out) {
+    int j = after < t.length() && t.charAt(after) == ' ' ? after + 1 : after;
+    if (j < t.length() && UNITS.indexOf(t.charAt(j)) >= 0) {
+      out.add(number + t.charAt(j));
+    }
+  }
+
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   /** Whether a feature carries a number (a digit); such features are checked strictly. */

@@ -15,6 +15,8 @@
  * markers ({@code [1]}, {@code [1,5]}, {@code 【2】}, full-width digits), drops numbers outside
  * 1..k from the text and the citation list, and lists sentences that cite nothing;
  * {@link org.openbook.answer.SupportChecker} flags citations whose passage does not lexically
- * support the claim (a number missing from the passage always fails).
+ * support the claim (a number missing from the passage, or bound to another unit, always fails).
+ * {@link org.openbook.answer.ReplyChecker} runs gate 2 and both checks on any finished reply; the
+ * agentic mode uses it on answers written from several searches.
  */
 package org.openbook.answer;

@@ -35,8 +35,23 @@ final class Charsets {
   /** ICU's confidence floor for UTF-16 without BOM; only a higher score counts as a match. */
   private static final int UTF16_FLOOR = 10;
 
-  /** Decoded text and the charset used. */
-  record Decoded(String text, Charset charset) {}
+  /**
+   * Decoded text, the charset used, and a warning when bytes had to be replaced (empty if none).
+   */
+  record Decoded(String text, Charset charset, String warning) {
+    Decoded(String text, Charset charset) {
+      this(text, charset, "");
+    }
+  }
+
+  /**
+   * Most U+FFFD replacements (as a share of characters) for which a file that is not valid
+   * UTF-8 is still read as UTF-8: a few corrupt bytes in a UTF-8 file, not a legacy encoding
+   * (GBK read as UTF-8 gives a replacement for most of its Chinese characters).
+   */
+  static final double MAX_UTF8_REPAIR_SHARE = 0.01;
+  /** Share of unassigned, private-use or control characters above which text is implausible. */
+  static final double MAX_IMPLAUSIBLE_SHARE = 0.05;
 
   private Charsets() {}
 
@@ -74,7 +89,12 @@ final class Charsets {
       for (CharsetMatch m : matches) {
         if (m.getName().startsWith("UTF-16") && m.getConfidence() > UTF16_FLOOR) {
           Charset cs = Charset.forName(m.getName());
-          return new Decoded(stripBom(lenient(b, 0, cs)), cs);
+          String text = stripBom(lenient(b, 0, cs));
+          // random bytes with NULs can look like UTF-16 to the detector; real text decodes to
+          // assigned, printable characters
+          if (implausibleShare(text) <= MAX_IMPLAUSIBLE_SHARE) {
+            return new Decoded(text, cs);
+          }
         }
       }
       throw new LoadException(LoadException.Reason.BINARY,
@@ -83,6 +103,12 @@ final class Charsets {
     String utf8 = strict(b, StandardCharsets.UTF_8);
     if (utf8 != null) {
       return new Decoded(utf8, StandardCharsets.UTF_8);
+    }
+    String repaired = lenient(b, 0, StandardCharsets.UTF_8);
+    long replaced = repaired.chars().filter(c -> c == '\uFFFD').count();
+    if (replaced <= Math.max(1, repaired.length() * MAX_UTF8_REPAIR_SHARE)) {
+      return new Decoded(repaired, StandardCharsets.UTF_8,
+          replaced + " invalid UTF-8 byte sequence(s) replaced with U+FFFD");
     }
     CharsetMatch best = null;
     int gbConfidence = -1;
@@ -151,6 +177,26 @@ final class Charsets {
 
   private static String lenient(byte[] b, int offset, Charset cs) {
     return new String(Arrays.copyOfRange(b, offset, b.length), cs);
+  }
+
+  /** Share of unassigned, private-use, surrogate and control characters (tab/LF/CR/FF aside). */
+  static double implausibleShare(String s) {
+    int n = Math.min(s.length(), SNIFF_BYTES);
+    if (n == 0) {
+      return 0;
+    }
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      int type = Character.getType(c);
+      boolean control = Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r'
+          && c != '\f';
+      if (control || type == Character.UNASSIGNED || type == Character.PRIVATE_USE
+          || c == '\uFFFD') {
+        bad++;
+      }
+    }
+    return (double) bad / n;
   }
 
   /** Share of C0/C1 controls (other than tab, LF, CR, FF) and U+FFFD in the sniffed prefix. */

@@ -1,7 +1,6 @@
 package org.openbook.document;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -74,8 +73,16 @@ public final class MarkdownLoader implements DocumentLoader {
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);
-    String text = Charsets.stripBom(new String(raw.bytes(), StandardCharsets.UTF_8));
-    return parse(text, source, RawFile.baseName(file), raw.sha256());
+    // Same detection as .txt: a GBK Markdown file is read correctly, a binary one is refused.
+    Charsets.Decoded decoded = Charsets.decode(raw.bytes(), source);
+    LoadResult result = parse(Charsets.stripBom(decoded.text()), source, RawFile.baseName(file),
+        raw.sha256());
+    if (decoded.warning().isEmpty()) {
+      return result;
+    }
+    List<String> warnings = new ArrayList<>(result.warnings());
+    warnings.add(decoded.warning());
+    return new LoadResult(result.document(), warnings);
   }
 
   /**

@@ -47,6 +47,7 @@ public final class TextLoader implements DocumentLoader {
         Map.of(CHARSET, decoded.charset().name(), Document.DEPT, Document.PUBLIC);
     Document doc = new Document(source, source, RawFile.baseName(file), text, sections, List.of(),
         meta, raw.sha256());
-    return new LoadResult(doc, List.of());
+    return new LoadResult(doc,
+        decoded.warning().isEmpty() ? List.of() : List.of(decoded.warning()));
   }
 }

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,11 +12,11 @@ import org.openbook.chunk.Chunk;
 import org.openbook.chunk.Chunker;
 import org.openbook.document.CorpusFile;
 import org.openbook.document.CorpusWalker;
-import org.openbook.document.Document;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.LoadException;
 import org.openbook.document.LoadResult;
 import org.openbook.document.SkippedPath;
+import org.openbook.embed.CachingEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.InputTooLongException;
 import org.openbook.index.ChunkStore.ChunkWriter;
@@ -24,17 +24,32 @@ import org.openbook.index.ChunkStore.DocumentCatalog;
 import org.openbook.index.EmbeddedChunk;
 
 /**
- * The ingest pipeline: walk a folder, load each file, chunk, embed and write it, then commit
- * once. Incremental: a file whose content hash equals the one in the index is not loaded or
- * embedded again; a file that changed replaces all of its old chunks; a source no longer present
- * (or no longer loadable) loses its chunks. One bad file is reported and the run goes on. Until
- * {@link ChunkWriter#commit()} at the end nothing is visible, so an interrupted run leaves the
- * index at its previous commit.
+ * The ingest pipeline: walk a folder, load each file, chunk, embed and write it, committing every
+ * {@link IngestOptions#commitEvery()} changed documents and once at the end.
+ *
+ * <ul>
+ *   <li>Incremental: a file whose SHA-256 equals the {@code contentHash} the index holds for its
+ *       source is neither parsed nor embedded; a changed file replaces all its old chunks (both
+ *       routes, one atomic update); a source no longer under the root, or no longer indexable,
+ *       loses all its chunks. Sources missing from the folder are deleted first, so a renamed
+ *       file never shows twice after the first commit.</li>
+ *   <li>Crash safety comes from the store: each commit is atomic and carries its manifest, so a
+ *       killed run leaves the last commit; the next run sees those documents' hashes and
+ *       continues with the rest.</li>
+ *   <li>One bad file is reported (in {@link IngestReport#skipped()}) and the run goes on; an
+ *       {@link IOException} from the index itself stops the run.</li>
+ * </ul>
  */
 public final class Indexer {
 
   /** Chunk metadata key holding the document's content hash. */
   public static final String CONTENT_HASH = "contentHash";
+
+  /** Skip reason of a document over {@link IngestOptions#maxChunksPerDocument()}. */
+  public static final String TOO_MANY_CHUNKS = "too many chunks";
+
+  /** Skip reason of a chunk longer than the embedding model reads. */
+  public static final String TOO_LONG_FOR_MODEL = "too long for the model";
 
   /** Texts per embedding call. */
   static final int EMBED_BATCH = 32;
@@ -42,11 +57,24 @@ public final class Indexer {
   private final DocumentReader reader;
   private final Chunker chunker;
   private final Embedder embedder;
+  private final IngestOptions options;
 
+  /** An indexer with {@link IngestOptions#DEFAULTS}. */
   public Indexer(DocumentReader reader, Chunker chunker, Embedder embedder) {
+    this(reader, chunker, embedder, IngestOptions.DEFAULTS);
+  }
+
+  /**
+   * @param options limits, commit interval and embedding cache (the embedder is wrapped in a
+   *                {@link CachingEmbedder} when a cache is given)
+   */
+  public Indexer(DocumentReader reader, Chunker chunker, Embedder embedder,
+      IngestOptions options) {
     this.reader = reader;
     this.chunker = chunker;
-    this.embedder = embedder;
+    this.options = options;
+    this.embedder = options.cache() == null ? embedder
+        : new CachingEmbedder(embedder, options.cache());
   }
 
   /**
@@ -66,68 +94,151 @@ public final class Indexer {
     CorpusWalker.Walk walk = new CorpusWalker().scan(root);
     Map<String, String> known = catalog == null ? Map.of() : new HashMap<>(catalog.documentHashes());
     listener.started(walk.files().size());
+    Run run = new Run(writer, listener);
 
-    List<IngestReport.IndexedFile> indexed = new ArrayList<>();
-    List<String> unchanged = new ArrayList<>();
     List<IngestReport.SkippedFile> skipped = new ArrayList<>();
     for (SkippedPath p : walk.skipped()) {
       skipped.add(new IngestReport.SkippedFile(p.source(), p.reason(), p.path().toString()));
     }
-    Set<String> kept = new LinkedHashSet<>();
-    int written = 0;
+    Set<String> present = new HashSet<>();
+    walk.files().forEach(f -> present.add(f.source()));
+    List<String> removed = new ArrayList<>();
+    for (String source : known.keySet()) {
+      if (!present.contains(source)) {
+        run.delete(source);
+        removed.add(source);
+      }
+    }
 
+    List<IngestReport.IndexedFile> indexed = new ArrayList<>();
+    List<String> unchanged = new ArrayList<>();
+    int written = 0;
     for (CorpusFile file : walk.files()) {
       String source = file.source();
       try {
-        if (!reader.supports(file.path())) {
-          // decided by name alone: an unsupported (maybe huge) file is never read
-          skipped.add(new IngestReport.SkippedFile(source,
-              LoadException.Reason.UNSUPPORTED_TYPE.label(),
-              "supported: " + reader.supportedExtensions()));
-          continue;
-        }
-        String hash = reader.contentHash(file.path(), source);
-        if (hash.equals(known.get(source))) {
+        Outcome o = process(file, known.get(source));
+        if (o.unchanged()) {
           unchanged.add(source);
-          kept.add(source);
           continue;
         }
-        LoadResult loaded = reader.read(file.path(), source);
-        List<EmbeddedChunk> chunks = embed(withHash(chunker.chunk(loaded.document()), hash));
-        if (chunks.isEmpty()) {
-          skipped.add(new IngestReport.SkippedFile(source, LoadException.Reason.EMPTY.label(),
-              "no indexable text"));
+        if (o.skip() != null) {
+          skipped.add(o.skip());
+          if (known.containsKey(source)) {
+            // the folder no longer has an indexable version: its old chunks must go too
+            run.delete(source);
+            removed.add(source);
+          }
           continue;
         }
-        writer.replaceDocument(source, chunks);
-        kept.add(source);
-        written += chunks.size();
+        try {
+          run.replace(source, o.chunks());
+        } catch (IllegalArgumentException e) {
+          skipped.add(new IngestReport.SkippedFile(source, LoadException.Reason.CORRUPT.label(),
+              source + ": " + e.getMessage()));
+          continue;
+        }
+        written += o.chunks().size();
         indexed.add(new IngestReport.IndexedFile(
-            source, chunks.size(), known.containsKey(source), loaded.warnings()));
-      } catch (LoadException e) {
-        skipped.add(new IngestReport.SkippedFile(source, e.reason().label(), e.getMessage()));
-      } catch (InputTooLongException e) {
-        skipped.add(new IngestReport.SkippedFile(source, "too long for the model", e.getMessage()));
-      } catch (IOException | RuntimeException e) {
-        // One bad file never stops the run; the index itself failing does (commit below throws).
-        skipped.add(new IngestReport.SkippedFile(source, LoadException.Reason.UNREADABLE.label(),
-            e.getClass().getSimpleName() + ": " + e.getMessage()));
+            source, o.chunks().size(), known.containsKey(source), o.warnings()));
       } finally {
         listener.fileDone(source);
       }
     }
-
-    List<String> removed = new ArrayList<>();
-    for (String source : known.keySet()) {
-      if (!kept.contains(source)) {
-        writer.deleteDocument(source);
-        removed.add(source);
-      }
-    }
+    run.commit();
     removed.sort(null);
-    writer.commit();
     return new IngestReport(indexed, unchanged, removed, skipped, written,
         (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * Decides one file: unchanged, skipped with a reason, or its embedded chunks. Every per-file
+   * problem becomes a skip; nothing here touches the index.
+   */
+  private Outcome process(CorpusFile file, String knownHash) {
+    String source = file.source();
+    try {
+      if (!reader.supports(file.path())) {
+        // decided by name alone: an unsupported (maybe huge) file is never read
+        return Outcome.skipped(source, LoadException.Reason.UNSUPPORTED_TYPE.label(),
+            "supported: " + reader.supportedExtensions());
+      }
+      String hash = reader.contentHash(file.path(), source);
+      if (hash.equals(knownHash)) {
+        return Outcome.UNCHANGED;
+      }
+      LoadResult loaded = reader.read(file.path(), source);
+      List<Chunk> chunks = chunker.chunk(loaded.document());
+      if (chunks.isEmpty()) {
+        return Outcome.skipped(source, LoadException.Reason.EMPTY.label(), "no indexable text");
+      }
+      if (chunks.size() > options.maxChunksPerDocument()) {
+        return Outcome.skipped(source, TOO_MANY_CHUNKS, source + ": too many chunks ("
+            + chunks.size() + " > " + options.maxChunksPerDocument() + ")");
+      }
+      return new Outcome(false, null, embed(withHash(chunks, hash)), loaded.warnings());
+    } catch (LoadException e) {
+      return Outcome.skipped(source, e.reason().label(), e.getMessage());
+    } catch (InputTooLongException e) {
+      return Outcome.skipped(source, TOO_LONG_FOR_MODEL, source + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      // a chunker or model bug on odd input costs one file, not the run
+      return Outcome.skipped(source, LoadException.Reason.CORRUPT.label(),
+          source + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  /** The result of {@link #process}: exactly one of unchanged, skip, chunks. */
+  private record Outcome(boolean unchanged, IngestReport.SkippedFile skip,
+      List<EmbeddedChunk> chunks, List<String> warnings) {
+    static final Outcome UNCHANGED = new Outcome(true, null, List.of(), List.of());
+
+    static Outcome skipped(String source, String reason, String detail) {
+      return new Outcome(false, new IngestReport.SkippedFile(source, reason, detail), List.of(),
+          List.of());
+    }
+  }
+
+  /** Writes of one run, committing every {@code commitEvery} changed documents. */
+  private final class Run {
+    private final ChunkWriter writer;
+    private final IngestListener listener;
+    private int changed;
+    private int sinceCommit;
+
+    Run(ChunkWriter writer, IngestListener listener) {
+      this.writer = writer;
+      this.listener = listener;
+    }
+
+    void replace(String source, List<EmbeddedChunk> chunks) throws IOException {
+      writer.replaceDocument(source, chunks);
+      changedOne();
+    }
+
+    void delete(String source) throws IOException {
+      writer.deleteDocument(source);
+      changedOne();
+    }
+
+    private void changedOne() throws IOException {
+      changed++;
+      if (++sinceCommit >= options.commitEvery()) {
+        commit();
+      }
+    }
+
+    /** Commits the index, then the cache (a cache entry without index entry is harmless). */
+    void commit() throws IOException {
+      if (sinceCommit == 0) {
+        return;
+      }
+      writer.commit();
+      sinceCommit = 0;
+      if (options.cache() != null) {
+        options.cache().commit();
+      }
+      listener.committed(changed);
+    }
   }
 
   private static List<Chunk> withHash(List<Chunk> chunks, String hash) {

@@ -9,6 +9,14 @@ public interface IngestListener {
   /** Called after each file, whatever its outcome. */
   default void fileDone(String source) {}
 
+  /**
+   * Called after each commit of the index (intermediate and final); everything reported before
+   * it is durable.
+   *
+   * @param changedDocuments documents indexed or removed in this run so far
+   */
+  default void committed(int changedDocuments) {}
+
   /** A listener that does nothing. */
   IngestListener NONE = new IngestListener() {};
 }

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param indexed   files (re)indexed in this run, with their chunk counts and warnings
  * @param unchanged files whose content hash matched the index, left as they were
- * @param removed   sources that were in the index but are no longer under the root
+ * @param removed   sources whose chunks this run deleted: no longer under the root, or still
+ *                  there but no longer indexable (those are also in {@code skipped})
  * @param skipped   files not indexed, each with its reason
  * @param chunks    chunks written in this run
  * @param millis    wall-clock time of the run
@@ -37,6 +38,16 @@ public record IngestReport(
 
   /** A file that was not indexed, with a short reason label and the detail. */
   public record SkippedFile(String source, String reason, String detail) {}
+
+  /** Files indexed for the first time in this run. */
+  public int added() {
+    return (int) indexed.stream().filter(f -> !f.updated()).count();
+  }
+
+  /** Files that were in the index and were re-indexed because their content changed. */
+  public int updated() {
+    return (int) indexed.stream().filter(IndexedFile::updated).count();
+  }
 
   /** Number of files found under the root. */
   public int filesSeen() {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
+import org.openbook.embed.Embedder;
 import org.junit.jupiter.api.Test;
 
 class SupportCheckerTest {
@@ -112,5 +114,67 @@ class SupportCheckerTest {
     assertThatThrownBy(() -> new SupportChecker(1.5))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("support threshold");
+  }
+
+  @Test
+  void should_bind_a_number_to_the_unit_it_counts() {
+    List<Source> sources = Fixtures.sources("after-sales/policy.md",
+        "换货需上传至少 3 张照片。验货通过后，会在 2 个工作日内寄出新商品。");
+
+    assertThat(check("验货通过后 2 个工作日内寄出新商品[1]。", sources).unsupported()).isEmpty();
+    assertThat(check("验货通过后 3 个工作日内寄出新商品[1]。", sources).scores()).containsEntry(1, 0.0);
+    assertThat(LexicalFeatures.quantities("七天内可退，PM2.5 超过 75 μg 时 E2 亮，最低 100 元"))
+        .containsExactly("7天", "100元");
+  }
+
+  @Test
+  void should_not_join_an_identifier_to_the_next_word_across_a_chinese_colon() {
+    assertThat(LexicalFeatures.of("E5：PM2.5 传感器异常")).contains("e5", "pm2.5");
+    assertThat(LexicalFeatures.of("核心时段 10:00-16:00")).contains("10:00-16:00");
+  }
+
+  /** Maps each known text to a fixed unit vector; any other text is orthogonal to all. */
+  private static Embedder vectors(Map<String, float[]> known) {
+    return new Embedder() {
+      public String modelId() {
+        return "fixed";
+      }
+
+      public int dimension() {
+        return 3;
+      }
+
+      public int maxInputTokens() {
+        return 512;
+      }
+
+      public int countTokens(String text) {
+        return text.length();
+      }
+
+      public List<float[]> embedAll(List<String> texts) {
+        return texts.stream().map(t -> known.getOrDefault(t.strip(), new float[] {0, 0, 1})).toList();
+      }
+    };
+  }
+
+  @Test
+  void should_let_the_embedding_signal_rescue_a_paraphrase_but_never_a_wrong_number() {
+    String passage = "滤芯等耗材一经拆封，不再适用无理由退货。";
+    List<Source> sources = Fixtures.sources("after-sales/policy.md", passage);
+    Embedder close = vectors(Map.of(passage, new float[] {1, 0, 0},
+        "滤芯拆封后就不能再无理由退货了", new float[] {0.8f, 0.6f, 0},
+        "滤芯拆封 3 天后不能退货", new float[] {1, 0, 0}));
+    CitationChecker citations = new CitationChecker(RefusalPolicy.DEFAULT);
+    var paraphrase = citations.check("滤芯拆封后就不能再无理由退货了[1]。", 1);
+    var wrongNumber = citations.check("滤芯拆封 3 天后不能退货[1]。", 1);
+
+    assertThat(new SupportChecker().check(paraphrase, sources).unsupported()).containsExactly(1);
+    assertThat(new SupportChecker(0.5, close, 0.75).check(paraphrase, sources).scores())
+        .containsEntry(1, 0.5);
+    assertThat(new SupportChecker(0.5, close, 0.85).check(paraphrase, sources).unsupported())
+        .containsExactly(1);
+    assertThat(new SupportChecker(0.5, close, 0.75).check(wrongNumber, sources).scores())
+        .containsEntry(1, 0.0);
   }
 }

@@ -158,4 +158,30 @@ class TextLoaderTest {
     assertThatThrownBy(() -> load("empty.txt", new byte[0]))
         .hasMessageContaining("empty.txt");
   }
+
+  @Test
+  void should_read_mostly_utf8_text_with_a_few_bad_bytes_as_utf8_and_warn() throws Exception {
+    byte[] good = "服务器每晚两点自动备份，备份文件保留三十天。Backups run nightly.\n".repeat(20)
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] bytes = java.util.Arrays.copyOf(good, good.length + 1);
+    bytes[good.length] = (byte) 0xFF;
+    LoadResult r = load("mostly.txt", bytes);
+    assertThat(r.document().text()).startsWith("服务器每晚两点自动备份").endsWith("\uFFFD");
+    assertThat(r.document().meta()).containsEntry("charset", "UTF-8");
+    assertThat(r.warnings()).singleElement().asString().contains("1 invalid UTF-8");
+  }
+
+  @Test
+  void should_refuse_random_bytes_with_nul_bytes_even_if_they_look_like_utf16() {
+    java.util.Random random = new java.util.Random(42);
+    byte[] bytes = new byte[4096];
+    random.nextBytes(bytes);
+    for (int i = 0; i < bytes.length; i += 7) {
+      bytes[i] = 0;
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> load("blob.txt", bytes))
+        .isInstanceOf(LoadException.class)
+        .satisfies(e -> assertThat(((LoadException) e).reason())
+            .isEqualTo(LoadException.Reason.BINARY));
+  }
 }

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
@@ -36,6 +37,8 @@ final class IndexFolder {
     try (Stream<Path> files = Files.list(dir)) {
       Optional<Path> other = files
           .filter(p -> !p.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME))
+          // left by a first commit that was killed before it completed
+          .filter(p -> !p.getFileName().toString().startsWith(IndexFileNames.PENDING_SEGMENTS))
           // the embedding cache outlives the index it sits in (e.g. deleted index files)
           .filter(p -> !p.getFileName().toString().equals(EmbeddingCache.FOLDER_NAME))
           .findFirst();

@@ -84,15 +84,37 @@ public final class LuceneChunkStore
     this.settings = settings;
     this.analysis = analysis;
     this.searchers = new SearcherManager(directory, null);
-    // From the searcher's own commit, not the latest one: a writer in another process may
-    // commit in between, and manifest and searches must describe the same snapshot.
+    this.committed = searchedManifest();
+  }
+
+  /**
+   * The manifest of the commit the current searcher reads, not of the latest commit: a writer in
+   * another process may commit in between, and manifest and searches must describe the same
+   * snapshot.
+   */
+  private IndexManifest searchedManifest() throws IOException {
     IndexSearcher s = searchers.acquire();
     try {
-      this.committed = ManifestCodec.read(
+      return ManifestCodec.read(
           ((DirectoryReader) s.getIndexReader()).getIndexCommit().getUserData(), dir);
     } finally {
       searchers.release(s);
     }
+  }
+
+  /**
+   * Moves searches and {@link #manifest()} to the latest commit, e.g. one made by an ingest in
+   * another process; until then they keep serving the snapshot they had (a reader never sees a
+   * half-written ingest). Blocks while another refresh runs.
+   *
+   * @return whether a newer commit was found
+   */
+  public synchronized boolean refresh() throws IOException {
+    searchers.maybeRefreshBlocking();
+    IndexManifest now = searchedManifest();
+    boolean changed = !now.equals(committed);
+    committed = now;
+    return changed;
   }
 
   /**

@@ -45,6 +45,11 @@ class LuceneChunkStoreWriterTest {
         assertThat(reader.manifest().chunks()).isEqualTo(1);
         assertThat(writer.chunkIds()).containsExactly("a.md#0", "b.md#0");
         assertThat(writer.manifest().chunks()).isEqualTo(2);
+
+        assertThat(reader.refresh()).isTrue();
+        assertThat(reader.chunkIds()).containsExactly("a.md#0", "b.md#0");
+        assertThat(reader.manifest().chunks()).isEqualTo(2);
+        assertThat(reader.refresh()).isFalse();
       }
     }
   }
@@ -68,6 +73,18 @@ class LuceneChunkStoreWriterTest {
     try (LuceneChunkStore store = TestCorpus.openHashStore(dir)) {
       assertThat(store.count()).isZero();
     }
+  }
+
+  @Test
+  void should_create_an_index_where_a_killed_first_commit_left_pending_segments()
+      throws IOException {
+    Files.write(dir.resolve("pending_segments_1"), new byte[] {1, 2});
+
+    try (LuceneChunkStore store = TestCorpus.openHashStore(dir)) {
+      addAll(store, chunk("a.md", 0, "HR", "出差需提前申请。"));
+      assertThat(store.chunkIds()).containsExactly("a.md#0");
+    }
+    assertThat(dir.resolve("pending_segments_1")).doesNotExist();
   }
 
   private List<String> segmentFiles() throws IOException {

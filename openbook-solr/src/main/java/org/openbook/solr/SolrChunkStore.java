@@ -22,10 +22,10 @@ import org.openbook.analysis.QueryTerms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
-import org.openbook.index.ChunkStore;
 import org.openbook.index.EmbeddedChunk;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
+import org.openbook.index.IndexStore;
 import org.openbook.index.ScoredChunk;
 
 /**
@@ -55,8 +55,7 @@ import org.openbook.index.ScoredChunk;
  * Thread-safe: SolrJ clients are, and the store keeps no other mutable state.
  */
 public final class SolrChunkStore
-    implements ChunkStore, ChunkStore.DenseSearch, ChunkStore.SparseSearch,
-    ChunkStore.ChunkWriter, ChunkStore.DocumentCatalog {
+    implements IndexStore {
 
   private static final String CHUNKS_ONLY = SolrFields.KIND + ":" + SolrFields.KIND_CHUNK;
   private static final int CURSOR_PAGE = 1000;
@@ -105,6 +104,31 @@ public final class SolrChunkStore
       }
       if (!exists) {
         admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension());
+      }
+      return open(client, true, config.collection(), expected, analysis);
+    } catch (IOException | RuntimeException e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens the existing collection of {@code config} for searching, without creating anything;
+   * the store owns its client and closes it in {@link #close()}.
+   *
+   * @throws IOException naming the collection (and how to create it) if the cluster has none of
+   *     that name, or if Solr cannot be reached or refuses
+   * @throws IndexMismatchException if the collection was built with other settings
+   */
+  public static SolrChunkStore openExisting(SolrStoreConfig config, IndexManifest expected,
+      TextAnalysis analysis) throws IOException {
+    checkSettings(expected, analysis);
+    SolrClient client = SolrAdmin.run("connect to " + config, config::newClient);
+    try {
+      try {
+        new SolrAdmin(client).exists(config.collection());
+      } catch (IOException e) {
+        throw SolrAdmin.explain(config, e);
       }
       return open(client, true, config.collection(), expected, analysis);
     } catch (IOException | RuntimeException e) {

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     version = "openbook 0.1.0",
     description = "Answer questions from your own documents, with citations.",
     subcommands = {IngestCommand.class, SearchCommand.class, AskCommand.class,
+        EvalCommand.class, CalibrateCommand.class, ServeCommand.class, SolrCommand.class,
         CommandLine.HelpCommand.class})
 public final class OpenBookCommand implements Runnable {
 

@@ -1,0 +1,178 @@
+package org.openbook.app.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.openbook.app.Engine;
+import org.openbook.app.config.OpenBookConfig;
+import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.embed.Embedder;
+import org.openbook.eval.CaseEvaluator;
+import org.openbook.eval.ConfigResult;
+import org.openbook.eval.EvalCase;
+import org.openbook.eval.EvalCases;
+import org.openbook.eval.EvalReport;
+import org.openbook.eval.RetrievalConfig;
+import org.openbook.ingest.IngestListener;
+import org.openbook.ingest.IngestReport;
+import org.openbook.retrieve.Query;
+import org.openbook.retrieve.RrfFusion;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code openbook eval --cases FILE --index PATH [--docs DIR] [--configs dense,bm25,hybrid]
+ * [--out DIR] [--min-recall5 X] [--min-refusal-accuracy Y]}: runs labelled cases (kb-demo
+ * {@code cases.jsonl} format) through several retrieval configurations over one index and prints
+ * them side by side (Markdown; {@code --json} for JSON). With {@code --out} it writes
+ * {@code eval.md} and {@code eval.json}; the Recall@k chart is drawn by {@code openbook-bench}.
+ *
+ * <p>Exit code {@value #EXIT_BELOW_FLOOR} when a floor is given and the {@code --gate-config}
+ * configuration falls below it, so CI can fail on a quality drop.
+ */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+    description = "Measure retrieval quality and refusals on labelled questions, several "
+        + "configurations side by side.")
+public final class EvalCommand implements Callable<Integer> {
+
+  /** Exit code: a quality floor was not met. */
+  public static final int EXIT_BELOW_FLOOR = 5;
+
+  @Mixin CommonOptions common;
+
+  @Option(names = "--cases", required = true, paramLabel = "FILE",
+      description = "Labelled questions, JSON Lines in the kb-demo cases.jsonl format.")
+  Path cases;
+
+  @Option(names = "--docs", paramLabel = "DIR",
+      description = "Corpus folder; ingested into the index when the index is empty or absent.")
+  Path docs;
+
+  @Option(names = "--configs", paramLabel = "LIST", defaultValue = RetrievalConfig.DEFAULT_SPEC,
+      description = "Configurations: dense, bm25, hybrid (configured RRF), rrf:k=K:d=WD:s=WS, "
+          + "minmax:d=WD (default: ${DEFAULT-VALUE}).")
+  String configs;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Write eval.md and eval.json here.")
+  Path out;
+
+  @Option(names = "--gate-config", paramLabel = "NAME", defaultValue = "hybrid",
+      description = "Configuration the floors apply to (default: ${DEFAULT-VALUE}).")
+  String gateConfig;
+
+  @Option(names = "--min-recall5", paramLabel = "X",
+      description = "Fail (exit 5) when the gate configuration's Recall@5 is below X.")
+  Double minRecall5;
+
+  @Option(names = "--min-refusal-accuracy", paramLabel = "X",
+      description = "Fail (exit 5) when the gate configuration's refusal accuracy is below X.")
+  Double minRefusalAccuracy;
+
+  @Option(names = "--no-progress", description = "Do not draw a progress bar.")
+  boolean noProgress;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter stdout = spec.commandLine().getOut();
+    List<EvalCase> labelled = EvalCases.read(cases);
+    OpenBookConfig config = common.loadConfig();
+    Embedder embedder = new BgeSmallZhEmbedder();
+    try (Engine engine = Engine.open(common.index, config, embedder, true, false)) {
+      if (engine.count() == 0) {
+        ingest(engine, stdout);
+      }
+      var r = config.retrieval();
+      RrfFusion base = new RrfFusion(
+          r.rrfK() == null ? RrfFusion.DEFAULT.k() : r.rrfK(),
+          r.denseWeight() == null ? RrfFusion.DEFAULT.denseWeight() : r.denseWeight(),
+          r.sparseWeight() == null ? RrfFusion.DEFAULT.sparseWeight() : r.sparseWeight());
+      List<RetrievalConfig> variants =
+          RetrievalConfig.parse(configs, embedder, engine.store(), engine.store(), base);
+      CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
+          r.topKOr(Engine.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
+      List<ConfigResult> results = new ArrayList<>();
+      try (ProgressBar bar = progress(variants.size() * labelled.size())) {
+        for (RetrievalConfig v : variants) {
+          results.add(evaluator.run(v, labelled, bar == null ? () -> { } : bar::step));
+        }
+      }
+      EvalReport report = new EvalReport("eval: " + cases.getFileName(), List.of(
+          "cases: " + cases + " (" + labelled.size() + " questions)",
+          "index: " + common.index + " (" + engine.count() + " chunks, "
+              + embedder.modelId() + ")",
+          String.format(Locale.ROOT, "gate-1 threshold %.3f; refusal = AnswerService status "
+              + "REFUSED_* with the extractive generator", engine.gateThreshold())), results);
+      if (out != null) {
+        report.write(out, "eval");
+      }
+      if (common.json) {
+        stdout.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(report));
+      } else {
+        stdout.print(report.toMarkdown());
+        stdout.flush();
+      }
+      return checkFloors(results, stdout);
+    }
+  }
+
+  private int checkFloors(List<ConfigResult> results, PrintWriter stdout) {
+    if (minRecall5 == null && minRefusalAccuracy == null) {
+      return 0;
+    }
+    ConfigResult gated = results.stream().filter(c -> c.name().equals(gateConfig)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(
+            "--gate-config '" + gateConfig + "' is not among --configs " + configs));
+    List<String> failures = new ArrayList<>();
+    double recall5 = gated.overall().recall5();
+    if (minRecall5 != null && !(recall5 >= minRecall5)) {
+      failures.add(String.format(Locale.ROOT, "Recall@5 %.3f < floor %.3f", recall5, minRecall5));
+    }
+    if (minRefusalAccuracy != null) {
+      double acc = gated.refusal() == null ? Double.NaN : gated.refusal().accuracy();
+      if (!(acc >= minRefusalAccuracy)) {
+        failures.add(String.format(Locale.ROOT, "refusal accuracy %.3f < floor %.3f", acc,
+            minRefusalAccuracy));
+      }
+    }
+    if (failures.isEmpty()) {
+      stdout.println("quality floors met for " + gateConfig);
+      return 0;
+    }
+    spec.commandLine().getErr().println("quality floor failed for " + gateConfig + ": "
+        + String.join("; ", failures));
+    return EXIT_BELOW_FLOOR;
+  }
+
+  private void ingest(Engine engine, PrintWriter stdout) throws java.io.IOException {
+    if (docs == null) {
+      throw new IllegalArgumentException(
+          "index " + common.index + " is empty: pass --docs DIR to ingest the corpus first");
+    }
+    if (!Files.isDirectory(docs)) {
+      throw new IllegalArgumentException("--docs is not a folder: " + docs);
+    }
+    IngestReport report = engine.ingest(docs, new IngestListener() { });
+    stdout.printf("ingested %s: %d files, %d chunks, %d skipped%n", docs, report.indexed().size(),
+        report.chunks(), report.skipped().size());
+  }
+
+  private ProgressBar progress(int steps) {
+    if (noProgress || common.json) {
+      return null;
+    }
+    return new ProgressBarBuilder().setTaskName("eval").setInitialMax(steps)
+        .setStyle(ProgressBarStyle.ASCII).setUnit(" questions", 1).continuousUpdate().build();
+  }
+}

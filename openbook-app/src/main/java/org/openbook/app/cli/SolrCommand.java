@@ -1,0 +1,219 @@
+package org.openbook.app.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.openbook.app.StoreFactory;
+import org.openbook.app.config.ConfigLoader;
+import org.openbook.app.config.OpenBookConfig;
+import org.openbook.solr.SolrAdmin;
+import org.openbook.solr.SolrStoreConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code openbook solr init|local}: set up a SolrCloud collection, or start a local trial cluster. */
+@Command(name = "solr", mixinStandardHelpOptions = true,
+    description = "SolrCloud backend: create/update the collection (init), or start a local"
+        + " trial cluster (local, NOT for production).",
+    subcommands = {SolrCommand.Init.class, SolrCommand.Local.class})
+public final class SolrCommand implements Runnable {
+
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /**
+   * {@code openbook solr init --url URL[,URL] | --zk HOST:PORT[,…] --collection NAME --shards N
+   * --replicas R}: uploads OpenBook's configset and creates the collection (CREATED), or replaces
+   * the configset and reloads an existing one (UPDATED). Options left out come from the {@code
+   * store} section of the configuration.
+   */
+  @Command(name = "init", mixinStandardHelpOptions = true,
+      description = "Upload OpenBook's configset and create the collection, or update it if it"
+          + " exists. Prints CREATED or UPDATED.")
+  public static final class Init implements Callable<Integer> {
+
+    @Option(names = "--url", split = ",", paramLabel = "URL",
+        description = "Solr base URL(s) of live nodes, e.g. http://localhost:8983/solr.")
+    List<String> urls;
+
+    @Option(names = "--zk", split = ",", paramLabel = "HOST:PORT",
+        description = "ZooKeeper hosts (instead of --url).")
+    List<String> zkHosts;
+
+    @Option(names = "--zk-chroot", paramLabel = "PATH", description = "ZooKeeper chroot, e.g. /solr.")
+    String zkChroot;
+
+    @Option(names = "--collection", paramLabel = "NAME",
+        description = "Collection name (default: store.collection, else openbook).")
+    String collection;
+
+    @Option(names = "--shards", paramLabel = "N",
+        description = "Shards when created (default: store.shards, else 2).")
+    Integer shards;
+
+    @Option(names = "--replicas", paramLabel = "R",
+        description = "Replicas per shard when created (default: store.replicas, else 1).")
+    Integer replicas;
+
+    @Option(names = "--dimension", paramLabel = "D", defaultValue = "512",
+        description = "Embedding dimension (default ${DEFAULT-VALUE}, bge-small-zh-v1.5).")
+    int dimension;
+
+    @Option(names = "--user", paramLabel = "USER",
+        description = "Basic-auth user (password from $" + StoreFactory.PASSWORD_ENV + ").")
+    String user;
+
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "Configuration file (default: $OPENBOOK_CONFIG, else ./openbook.yaml).")
+    Path config;
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      OpenBookConfig.Store s = ConfigLoader.load(config, System.getenv()).store();
+      boolean fromCli = urls != null || zkHosts != null;
+      if (!fromCli && s.solrUrls().isEmpty() && s.zkHosts().isEmpty()) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "give --url or --zk (or store.solrUrls / store.zkHosts in the configuration)");
+      }
+      OpenBookConfig.Store merged = new OpenBookConfig.Store("solr",
+          fromCli ? urls : s.solrUrls(), fromCli ? zkHosts : s.zkHosts(),
+          zkChroot != null ? zkChroot : s.zkChroot(),
+          collection != null ? collection : s.collection(),
+          shards != null ? shards : s.shards(), replicas != null ? replicas : s.replicas(),
+          user != null ? user : s.user(), s.password());
+      SolrStoreConfig solr = StoreFactory.solrConfig(merged, System.getenv());
+      try (var client = solr.newClient()) {
+        SolrAdmin.InitOutcome outcome = new SolrAdmin(client).init(
+            solr.collection(), solr.shards(), solr.replicas(), dimension);
+        spec.commandLine().getOut().println(outcome + " " + solr.collection()
+            + (outcome == SolrAdmin.InitOutcome.CREATED
+                ? " (" + solr.shards() + " shards x " + solr.replicas() + " replicas, dimension "
+                    + dimension + ")" : " (configset replaced, collection reloaded)"));
+      }
+      return 0;
+    }
+  }
+
+  /**
+   * {@code openbook solr local --nodes 2 [--port 8983] [--dir DIR]}: starts a throw-away SolrCloud
+   * (embedded ZooKeeper, Solr's test harness) in a separate JVM whose class path is the one the
+   * build wrote to {@code openbook-solr-local/target/solr-local.classpath}, so Solr's Jetty 10
+   * and Log4j never meet the app's. Runs in the foreground until Ctrl-C.
+   */
+  @Command(name = "local", mixinStandardHelpOptions = true,
+      description = "Start a local SolrCloud for trying the Solr store on one machine."
+          + " NOT FOR PRODUCTION: embedded ZooKeeper, no authentication, test harness."
+          + " Runs until Ctrl-C.")
+  public static final class Local implements Callable<Integer> {
+
+    /** Environment variable naming the class-path file instead of the build's default. */
+    public static final String CLASSPATH_ENV = "OPENBOOK_SOLR_LOCAL_CLASSPATH";
+    static final String CLASSPATH_FILE = "solr-local.classpath";
+    static final String JAR = "openbook-solr-local.jar";
+    static final String MAIN = "org.openbook.solr.local.LocalSolrCloud";
+
+    @Option(names = "--nodes", defaultValue = "2", paramLabel = "N",
+        description = "Solr nodes (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--port", defaultValue = "8983", paramLabel = "PORT",
+        description = "Port of the first node; node i uses PORT+i; 0 = free ports"
+            + " (default ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--dir", defaultValue = "solr-local", paramLabel = "DIR",
+        description = "Data and log folder (default ./${DEFAULT-VALUE}).")
+    Path dir;
+
+    @Option(names = "--classpath-file", paramLabel = "FILE",
+        description = "Class-path file of openbook-solr-local (default: $" + CLASSPATH_ENV
+            + ", else the one beside this build).")
+    Path classpathFile;
+
+    @Option(names = "--heap", defaultValue = "1g", paramLabel = "SIZE",
+        description = "Heap of the Solr JVM (default ${DEFAULT-VALUE}).")
+    String heap;
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      Path cpFile = classpathFile != null ? classpathFile
+          : System.getenv(CLASSPATH_ENV) != null ? Path.of(System.getenv(CLASSPATH_ENV))
+          : defaultClasspathFile();
+      if (!Files.isRegularFile(cpFile)) {
+        throw new IOException("class-path file " + cpFile + " not found; build the local Solr"
+            + " module first: mvn -q -DskipTests package -pl openbook-solr-local -am");
+      }
+      Path jar = cpFile.toAbsolutePath().getParent().resolve(JAR);
+      String classpath = jar + java.io.File.pathSeparator
+          + Files.readString(cpFile, StandardCharsets.UTF_8).trim();
+      Files.createDirectories(dir);
+      Path console = dir.resolve("console.log");
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      ProcessBuilder pb = new ProcessBuilder(java, "-Xmx" + heap,
+          "-Djava.security.egd=file:/dev/./urandom", "-cp", classpath, MAIN,
+          Integer.toString(nodes), Integer.toString(port), dir.toAbsolutePath().toString())
+          .redirectError(console.toFile());
+      out.println("Starting a local SolrCloud (" + nodes + " nodes) — NOT FOR PRODUCTION."
+          + " Solr output: " + console);
+      out.flush();
+      Process solr = pb.start();
+      Thread stopper = new Thread(solr::destroy, "stop-local-solr");
+      Runtime.getRuntime().addShutdownHook(stopper);
+      try (BufferedReader r = new BufferedReader(
+          new InputStreamReader(solr.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line; (line = r.readLine()) != null; ) {
+          if (line.startsWith("SOLR_URLS ")) {
+            String urls = line.substring("SOLR_URLS ".length());
+            out.println("Solr nodes: " + urls);
+            out.println("Create the collection:  openbook solr init --url " + urls
+                + " --collection openbook --shards 2 --replicas 1");
+            out.println("Then in openbook.yaml:  store: {type: solr, solrUrls: ["
+                + String.join(", ", urls.split(",")) + "], collection: openbook}");
+            out.println("Ctrl-C stops the cluster.");
+          } else if (line.startsWith("ZK_HOST ")) {
+            out.println("ZooKeeper: " + line.substring("ZK_HOST ".length()));
+          }
+          out.flush();
+        }
+      }
+      int code = solr.waitFor();
+      if (code != 0) {
+        spec.commandLine().getErr().println("error: local Solr exited with code " + code
+            + "; see " + console);
+        return OpenBookCommand.EXIT_ERROR;
+      }
+      return 0;
+    }
+
+    /**
+     * {@code <repo>/openbook-solr-local/<target>/solr-local.classpath}, where {@code <target>} is
+     * the build folder this app runs from ({@code target} unless built with {@code -Dob.target}).
+     */
+    static Path defaultClasspathFile() throws URISyntaxException {
+      Path code = Path.of(SolrCommand.class.getProtectionDomain().getCodeSource().getLocation()
+          .toURI());
+      Path target = code.getParent(); // openbook-app/<target>/(openbook-app.jar | classes)
+      Path repo = target.getParent().getParent();
+      return repo.resolve("openbook-solr-local").resolve(target.getFileName())
+          .resolve(CLASSPATH_FILE);
+    }
+  }
+}

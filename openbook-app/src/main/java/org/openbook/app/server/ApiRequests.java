@@ -1,0 +1,153 @@
+package org.openbook.app.server;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * Reads and validates the JSON bodies of {@code /v1/ask} and {@code /v1/search}. Every error is
+ * an {@link ApiException} naming the field. Fields that would choose who is asking
+ * ({@code principal}, {@code dept}, …) are rejected: the principal comes only from the token.
+ */
+public final class ApiRequests {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Body fields that try to choose access; refused so a client learns they have no effect. */
+  static final Set<String> ACCESS_FIELDS =
+      Set.of("principal", "dept", "depts", "department", "departments", "user", "role");
+
+  private static final Set<String> ASK_FIELDS = Set.of("question", "conversationId", "k");
+  private static final Set<String> SEARCH_FIELDS = Set.of("question", "k");
+
+  private final long maxBodyBytes;
+  private final int maxK;
+
+  /**
+   * @param maxBodyBytes largest body accepted, bytes
+   * @param maxK         largest {@code k} accepted, ≥ 1
+   */
+  public ApiRequests(long maxBodyBytes, int maxK) {
+    this.maxBodyBytes = maxBodyBytes;
+    this.maxK = maxK;
+  }
+
+  /**
+   * An ask request.
+   *
+   * @param question       the question, not blank
+   * @param conversationId an existing conversation, or {@code null} to start one
+   * @param k              sources to retrieve in [1, maxK], or {@code null} for the configured default
+   */
+  public record Ask(String question, String conversationId, Integer k) {}
+
+  /**
+   * A search request.
+   *
+   * @param question the query text, not blank
+   * @param k        hits in [1, maxK], or {@code null} for the configured default
+   */
+  public record Search(String question, Integer k) {}
+
+  /** Parses an ask body. */
+  public Ask ask(InputStream body, long declaredLength) {
+    JsonNode root = read(body, declaredLength, ASK_FIELDS);
+    JsonNode conv = root.get("conversationId");
+    String conversationId = null;
+    if (conv != null && !conv.isNull()) {
+      if (!conv.isTextual() || conv.asText().isBlank()) {
+        throw ApiException.badRequest("conversationId", "conversationId must be a non-empty string");
+      }
+      conversationId = conv.asText();
+    }
+    return new Ask(question(root), conversationId, k(root));
+  }
+
+  /** Parses a search body. */
+  public Search search(InputStream body, long declaredLength) {
+    JsonNode root = read(body, declaredLength, SEARCH_FIELDS);
+    return new Search(question(root), k(root));
+  }
+
+  private JsonNode read(InputStream body, long declaredLength, Set<String> allowed) {
+    if (declaredLength > maxBodyBytes) {
+      throw tooLarge(declaredLength);
+    }
+    byte[] bytes;
+    try {
+      // Read one byte past the limit so a body without Content-Length is bounded too.
+      bytes = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+    } catch (IOException e) {
+      throw ApiException.badRequest("body", "cannot read request body: " + e.getMessage());
+    }
+    if (bytes.length > maxBodyBytes) {
+      throw tooLarge(-1);
+    }
+    if (bytes.length == 0) {
+      throw ApiException.badRequest("body", "empty body: expected a JSON object");
+    }
+    JsonNode root;
+    try {
+      root = JSON.readTree(bytes);
+    } catch (JacksonException e) {
+      throw ApiException.badRequest("body", "malformed JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw ApiException.badRequest("body", "cannot read request body: " + e.getMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw ApiException.badRequest("body", "expected a JSON object");
+    }
+    for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      if (ACCESS_FIELDS.contains(name)) {
+        throw ApiException.badRequest(name, "'" + name
+            + "' is not accepted: who is asking comes from the bearer token only");
+      }
+      if (!allowed.contains(name)) {
+        throw ApiException.badRequest(name, "unknown field '" + name + "'; allowed: "
+            + String.join(", ", allowed.stream().sorted().toList()));
+      }
+    }
+    return root;
+  }
+
+  private ApiException tooLarge(long length) {
+    return new ApiException(413, "body", "request body "
+        + (length >= 0 ? "of " + length + " bytes " : "")
+        + "exceeds the limit of " + maxBodyBytes + " bytes (server.maxBodyBytes)");
+  }
+
+  private static String question(JsonNode root) {
+    JsonNode q = root.get("question");
+    if (q == null || q.isNull()) {
+      throw ApiException.badRequest("question", "missing field 'question'");
+    }
+    if (!q.isTextual()) {
+      throw ApiException.badRequest("question", "'question' must be a string, got "
+          + q.getNodeType().name().toLowerCase());
+    }
+    if (q.asText().isBlank()) {
+      throw ApiException.badRequest("question", "'question' must not be empty");
+    }
+    return q.asText();
+  }
+
+  private Integer k(JsonNode root) {
+    JsonNode k = root.get("k");
+    if (k == null || k.isNull()) {
+      return null;
+    }
+    if (!k.isIntegralNumber() || !k.canConvertToInt()) {
+      throw ApiException.badRequest("k", "'k' must be an integer in [1, " + maxK + "], got "
+          + k.toString());
+    }
+    int v = k.intValue();
+    if (v < 1 || v > maxK) {
+      throw ApiException.badRequest("k", "'k' must be in [1, " + maxK + "], got " + v);
+    }
+    return v;
+  }
+}

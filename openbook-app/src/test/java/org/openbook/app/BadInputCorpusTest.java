@@ -1,0 +1,129 @@
+package org.openbook.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openbook.app.cli.OpenBookCommand;
+import org.openbook.app.config.ConfigLoader;
+import org.openbook.app.config.OpenBookConfig;
+import org.openbook.ingest.IngestListener;
+import org.openbook.ingest.IngestReport;
+import org.openbook.testing.HashEmbedder;
+import picocli.CommandLine;
+
+/** Issue 6: the bad-input corpus; every file is accounted for with a clear reason. */
+class BadInputCorpusTest {
+
+  @TempDir Path tmp;
+
+  private Path configFile() throws IOException {
+    Path yaml = tmp.resolve("openbook.yaml");
+    Files.writeString(yaml, BadInputCorpus.config());
+    return yaml;
+  }
+
+  private IngestReport ingest(Path corpus) throws IOException {
+    OpenBookConfig config = ConfigLoader.read(configFile());
+    try (Engine engine = Engine.open(tmp.resolve("index"), config, new HashEmbedder(), true,
+        false)) {
+      return engine.ingest(corpus, IngestListener.NONE);
+    }
+  }
+
+  /** source → "indexed N" or "reason | detail". */
+  private static Map<String, String> outcomes(IngestReport r) {
+    Map<String, String> out = new TreeMap<>();
+    r.indexed().forEach(f -> out.put(f.source(), "indexed " + f.chunks()));
+    r.skipped().forEach(f -> out.put(f.source(), f.reason() + " | " + f.detail()));
+    return out;
+  }
+
+  @Test
+  void should_account_for_every_bad_file_with_a_reason_and_index_the_rest() throws IOException {
+    Path corpus = tmp.resolve("corpus");
+    BadInputCorpus.write(corpus, false);
+
+    IngestReport r = ingest(corpus);
+    Map<String, String> got = outcomes(r);
+
+    assertThat(got).containsEntry("good.md", "indexed 1")
+        .containsEntry("资料 目录/员工 手册.md", "indexed 1")
+        .containsEntry("gbk.txt", "indexed 1")
+        .containsEntry("utf16.txt", "indexed 1")
+        .containsEntry("long-line.txt", "indexed 250")
+        .containsEntry("nested.md", "indexed 59")
+        .containsEntry("empty.md", "empty | empty.md: no text outside front matter")
+        .containsEntry("big.txt", "too large | big.txt: 6291480 bytes exceeds the limit of "
+            + BadInputCorpus.MAX_FILE_BYTES + " bytes")
+        .containsEntry("many.md", "too many chunks | many.md: too many chunks (400 > 300)")
+        .containsEntry("encrypted.pdf", "corrupt | encrypted.pdf: encrypted PDF needs a password"
+            + " (Cannot decrypt PDF, the password is incorrect)")
+        .containsEntry("truncated.pdf",
+            "corrupt | truncated.pdf: cannot parse PDF (Page tree root must be a dictionary)")
+        .containsEntry("image-only.pdf", "needs OCR | image-only.pdf: no page has usable text"
+            + " (page 1: no extractable text (needs OCR))")
+        .containsEntry("loop/self", "symbolic link loop | " + corpus.resolve("loop/self"))
+        .containsEntry("photo.png",
+            "unsupported type | supported: [htm, html, markdown, md, pdf, txt]");
+    // every file exactly once; the two binary files and invalid-utf8.txt are checked below
+    assertThat(got).containsOnlyKeys("good.md", "资料 目录/员工 手册.md", "gbk.txt", "utf16.txt",
+        "long-line.txt", "nested.md", "empty.md", "big.txt", "many.md", "encrypted.pdf",
+        "truncated.pdf", "image-only.pdf", "loop/self", "photo.png", "binary.md", "binary.txt",
+        "invalid-utf8.txt");
+    assertThat(r.filesSeen()).isEqualTo(17);
+  }
+
+  @Test
+  void should_report_a_file_without_read_permission() throws IOException {
+    assumeThat(System.getProperty("user.name")).as("root reads every file").isNotEqualTo("root");
+    Path corpus = tmp.resolve("corpus");
+    BadInputCorpus.write(corpus, true);
+
+    Map<String, String> got = outcomes(ingest(corpus));
+
+    assertThat(got.get(BadInputCorpus.PERMISSION_DENIED)).startsWith("unreadable | ");
+  }
+
+  @Test
+  void should_skip_binary_content_whatever_the_extension() throws IOException {
+    Path corpus = tmp.resolve("corpus");
+    BadInputCorpus.write(corpus, false);
+
+    Map<String, String> got = outcomes(ingest(corpus));
+
+    assertThat(got.get("binary.md")).startsWith("binary content | binary.md: ");
+    assertThat(got.get("binary.txt")).startsWith("binary content | binary.txt: ");
+  }
+
+  @Test
+  void should_exit_with_3_and_list_every_skipped_file_via_the_cli() throws IOException {
+    Path corpus = tmp.resolve("few");
+    Files.createDirectories(corpus);
+    Files.writeString(corpus.resolve("good.md"), "# 年假\n\n年假每年十天。\n");
+    Files.write(corpus.resolve("empty.md"), new byte[0]);
+    Files.writeString(corpus.resolve("many.md"), "## a\nx\n## b\ny\n## c\nz\n");
+    Path yaml = tmp.resolve("cli.yaml");
+    Files.writeString(yaml, "ingest:\n  maxChunksPerDocument: 2\n");
+    StringWriter out = new StringWriter();
+    CommandLine cl = new CommandLine(new OpenBookCommand());
+    cl.setOut(new PrintWriter(out));
+
+    int code = cl.execute("ingest", corpus.toString(), "--index", tmp.resolve("cli-index")
+        .toString(), "--config", yaml.toString(), "--no-progress");
+
+    assertThat(code).isEqualTo(OpenBookCommand.EXIT_SKIPPED);
+    assertThat(out.toString()).contains(
+        "skipped: empty.md (empty: empty.md: no text outside front matter)",
+        "skipped: many.md (too many chunks: many.md: too many chunks (3 > 2))",
+        "files: 3 seen, 1 indexed, 0 unchanged, 2 skipped, 0 removed");
+  }
+}

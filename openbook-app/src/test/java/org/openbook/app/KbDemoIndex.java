@@ -1,0 +1,56 @@
+package org.openbook.app;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.openbook.app.config.OpenBookConfig;
+import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.ingest.IngestListener;
+
+/**
+ * The kb-demo documents ingested once per test JVM with the real bge-small-zh embedder and the
+ * default configuration (about 10 s), into a temporary folder removed at exit. Tests that need it
+ * are skipped when the shared data is absent.
+ */
+public final class KbDemoIndex {
+
+  private static Path index;
+
+  private KbDemoIndex() {}
+
+  /** {@code shared/fixtures/kb-demo/docs}, skipping the test when absent. */
+  public static Path docs() {
+    String prop = System.getProperty("openbook.shared");
+    Path root = prop != null ? Path.of(prop) : Path.of("../../shared");
+    Path docs = root.resolve("fixtures/kb-demo/docs");
+    Assumptions.assumeTrue(Files.isDirectory(docs), "shared data absent: " + docs.toAbsolutePath());
+    return docs;
+  }
+
+  /** The index folder, built on first use. Open it read-only ({@link Engine#forSearch}). */
+  public static synchronized Path index() throws IOException {
+    Path docs = docs();
+    if (index == null) {
+      Path dir = Files.createTempDirectory("kb-demo-index");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
+      try (Engine engine = Engine.open(dir.resolve("index"), OpenBookConfig.defaults(),
+          new BgeSmallZhEmbedder(), true, true)) {
+        engine.ingest(docs, IngestListener.NONE);
+      }
+      index = dir.resolve("index");
+    }
+    return index;
+  }
+
+  private static void delete(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,283 @@
+package org.openbook.app.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.openbook.answer.ExtractiveGenerator;
+import org.openbook.answer.RefusalPolicy;
+import org.openbook.app.Engine;
+import org.openbook.app.config.ConfigLoader;
+import org.openbook.app.config.OpenBookConfig;
+import org.openbook.ingest.IngestListener;
+import org.openbook.ingest.IngestReport;
+import org.openbook.testing.HashEmbedder;
+
+/**
+ * A server on 127.0.0.1 (ephemeral port) over a small corpus with {@code public}, {@code hr} and
+ * {@code finance} documents, the {@link HashEmbedder} and the extractive generator, plus an HTTP
+ * client. Tokens: {@code tok-visitor} (public), {@code tok-hr} (hr), {@code tok-admin} (hr,
+ * finance; writer), {@code tok-editor} (public only; writer).
+ */
+final class TestServer implements AutoCloseable {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Facts only the restricted documents hold; they must never reach a visitor. */
+  static final String FINANCE_FACT = "2025-03-15";
+  static final String PAYROLL_FACT = "25th of every month";
+  static final String HR_FACT = "10:00 to 16:00";
+
+  static final Map<String, String> CORPUS = Map.of(
+      "about.md", """
+          ---
+          title: About Acme
+          dept: public
+          ---
+          # About Acme
+
+          Acme Widgets was founded in 2001 in Lisbon. The support hotline opens at 9:00 on weekdays.
+          """,
+      "support/returns.md", """
+          ---
+          dept: public
+          ---
+          # Returns
+
+          Customers may return a widget within 7 days of delivery. Refunds are issued within 3 working days.
+          """,
+      "hr/handbook.md", """
+          ---
+          dept: hr
+          ---
+          # Employee handbook
+
+          ## Working hours
+
+          Core hours are 10:00 to 16:00 for every employee. Flexible time is allowed outside core hours.
+
+          ## Annual leave
+
+          Annual leave is 7 days in the first year, 10 days after one year, 12 days after three years \
+          and 15 days after five years of service. Leave longer than 3 days needs the approval of the \
+          vice president in charge. Unused leave expires at the end of March of the next year. \
+          Sick leave needs a doctor's note after two days. Parental leave follows the law of the \
+          country of employment and is paid in full for the first four weeks.
+
+          ## Expenses
+
+          Travel expenses are reimbursed within 30 days when the receipts are uploaded to the portal. \
+          Meals are reimbursed up to 40 euros per day while travelling abroad.
+          """,
+      "finance/bonus.md", """
+          ---
+          dept: finance
+          ---
+          # Annual bonus policy
+
+          Finance documents: the annual bonus for 2024 is paid on 2025-03-15. The bonus equals the \
+          monthly base salary times the personal performance factor times the company factor 1.2.
+          """,
+      "finance/payroll.md", """
+          ---
+          dept: finance
+          ---
+          # Payroll calendar
+
+          Finance documents: all finance documents list the payroll calendar. Salaries are paid on \
+          the 25th of every month.
+          """);
+
+  static final String CONFIG = """
+      principals:
+        visitor: []
+        hr: [hr]
+        admin: [hr, finance]
+        editor: []
+      gate:
+        threshold: %s
+      server:
+        tokens:
+          tok-visitor: visitor
+          tok-hr: hr
+          tok-admin: admin
+          tok-editor: editor
+        writers: [admin, editor]
+        maxBodyBytes: 2048
+        maxUploadBytes: 65536
+        maxK: 20
+        auditLog: %s
+      """;
+
+  final Path root;
+  final Path docs;
+  final Path auditLog;
+  final OpenBookConfig config;
+  final Engine engine;
+  final IngestReport initialIngest;
+  final ApiServer server;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  /**
+   * @param gateThreshold gate-1 cosine threshold; the hash embedder gives related texts a cosine
+   *                      well above 0.1 and a question with no shared characters 0
+   */
+  TestServer(Path root, double gateThreshold) throws IOException {
+    this(root, gateThreshold, null);
+  }
+
+  /**
+   * As {@link #TestServer(Path, double)} over a copy of {@code corpus} (e.g. kb-demo/docs) made
+   * in {@code root}, or over {@link #CORPUS} when {@code corpus} is null.
+   */
+  TestServer(Path root, double gateThreshold, Path corpus) throws IOException {
+    this.root = root;
+    this.docs = root.resolve("docs");
+    this.auditLog = root.resolve("audit.log");
+    if (corpus == null) {
+      for (Map.Entry<String, String> e : CORPUS.entrySet()) {
+        Path p = docs.resolve(e.getKey());
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, e.getValue(), StandardCharsets.UTF_8);
+      }
+    } else {
+      try (var files = Files.walk(corpus)) {
+        for (Path f : files.filter(Files::isRegularFile).toList()) {
+          Path p = docs.resolve(corpus.relativize(f).toString());
+          Files.createDirectories(p.getParent());
+          Files.copy(f, p);
+        }
+      }
+    }
+    Path cfg = root.resolve("openbook.yaml");
+    Files.writeString(cfg, CONFIG.formatted(gateThreshold, auditLog.toString()));
+    this.config = ConfigLoader.read(cfg);
+    this.engine = Engine.open(root.resolve("index"), config, new HashEmbedder(), true, true);
+    this.initialIngest = engine.ingest(docs, IngestListener.NONE);
+    this.server = new ApiServer(engine, config, docs, new ExtractiveGenerator(RefusalPolicy.DEFAULT))
+        .start("127.0.0.1", 0);
+  }
+
+  URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + server.port() + path);
+  }
+
+  HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).GET();
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  HttpResponse<String> post(String path, String token, String json)
+      throws IOException, InterruptedException {
+    return post(path, token, json, "application/json");
+  }
+
+  HttpResponse<String> post(String path, String token, String json, String accept)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path))
+        .header("Content-Type", "application/json").header("Accept", accept)
+        .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  HttpResponse<String> delete(String path, String token) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).DELETE();
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  /** Uploads {@code files} (name → content) as multipart parts named {@code files}. */
+  HttpResponse<String> upload(String token, String folder, Map<String, String> files)
+      throws IOException, InterruptedException {
+    String boundary = "----openbook-test-boundary";
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    if (folder != null) {
+      body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"folder\"\r\n\r\n"
+          + folder + "\r\n").getBytes(StandardCharsets.UTF_8));
+    }
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; "
+          + "filename=\"" + f.getKey() + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+          .getBytes(StandardCharsets.UTF_8));
+      body.writeBytes(f.getValue().getBytes(StandardCharsets.UTF_8));
+      body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+    }
+    body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri("/v1/documents"))
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  static JsonNode json(HttpResponse<String> r) throws IOException {
+    return JSON.readTree(r.body());
+  }
+
+  static String q(String question) {
+    return JSON.createObjectNode().put("question", question).toString();
+  }
+
+  /** One server-sent event. */
+  record Event(String name, String data) {}
+
+  /** Splits an event-stream body into events (blank-line separated; multi-line data joined). */
+  static List<Event> events(String body) {
+    List<Event> out = new ArrayList<>();
+    for (String block : body.split("\n\n")) {
+      if (block.isBlank()) {
+        continue;
+      }
+      String name = "message";
+      StringBuilder data = new StringBuilder();
+      for (String line : block.split("\n")) {
+        if (line.startsWith("event: ")) {
+          name = line.substring(7);
+        } else if (line.startsWith("data: ")) {
+          if (data.length() > 0) {
+            data.append('\n');
+          }
+          data.append(line.substring(6));
+        }
+      }
+      out.add(new Event(name, data.toString()));
+    }
+    return out;
+  }
+
+  /**
+   * kb-demo/docs from the shared folder ({@code openbook.shared}, else ../../shared), or
+   * {@code null} when it is absent.
+   */
+  static Path kbDemoDocs() {
+    String shared = System.getProperty("openbook.shared", "../../shared");
+    Path docs = Path.of(shared, "fixtures", "kb-demo", "docs");
+    return Files.isDirectory(docs) ? docs : null;
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+    engine.close();
+  }
+}

@@ -1,0 +1,286 @@
+package org.openbook.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.openbook.analysis.OpenBookAnalysis;
+import org.openbook.chunk.Chunk;
+import org.openbook.chunk.ChunkerSettings;
+import org.openbook.chunk.StructuredChunker;
+import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.embed.CachingEmbedder;
+import org.openbook.embed.Embedder;
+import org.openbook.embed.EmbeddingCache;
+import org.openbook.eval.ConfigResult;
+import org.openbook.eval.EvalReport;
+import org.openbook.eval.QueryOutcome;
+import org.openbook.eval.RetrievalConfig;
+import org.openbook.eval.SquadDataset;
+import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.IndexManifest;
+import org.openbook.lucene.LuceneChunkStore;
+import org.openbook.retrieve.Hit;
+import org.openbook.retrieve.Principal;
+import org.openbook.retrieve.Query;
+import org.openbook.retrieve.RrfFusion;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * A SQuAD-format reading-comprehension set as a retrieval benchmark, in one command: corpus =
+ * every context (one document per paragraph through the normal chunker), query = question, gold
+ * = its own context (a chunk counts when it belongs to that paragraph). Runs BM25, dense and the
+ * fused configurations for every analyzer asked for, plus the LangChain4j baseline, and writes
+ * {@code <dataset>.md}, {@code <dataset>.json} and {@code <dataset>-recall.png} into
+ * {@code --out}.
+ *
+ * <p>Embeddings are cached on disk ({@code --work}/embedding-cache), so only the first run of a
+ * data set pays for the model; latencies are therefore retrieval without query embedding.
+ */
+@Command(name = "squad-benchmark", mixinStandardHelpOptions = true,
+    description = "Retrieval benchmark over a SQuAD-format data set.")
+public final class SquadBenchmark implements Callable<Integer> {
+
+  /** Data sets under the shared folder, by name. */
+  static final Map<String, String> DATASETS = Map.of(
+      "cmrc2018", "datasets/cmrc2018/cmrc2018_dev.json",
+      "drcd", "datasets/drcd/DRCD_dev.json",
+      "xquad-en", "datasets/xquad/xquad.en.json",
+      "xquad-zh", "datasets/xquad/xquad.zh.json");
+
+  @Option(names = "--dataset", required = true, description = "cmrc2018, drcd, xquad-en or xquad-zh.")
+  String dataset;
+
+  @Option(names = "--shared", description = "Shared data folder (default: $openbook.shared, else ../shared).")
+  Path shared;
+
+  @Option(names = "--out", defaultValue = "docs/bench", description = "Report folder (default: ${DEFAULT-VALUE}).")
+  Path out;
+
+  @Option(names = "--work", defaultValue = "/tmp/openbook-bench",
+      description = "Indexes and embedding cache (default: ${DEFAULT-VALUE}).")
+  Path work;
+
+  @Option(names = "--analyzers", defaultValue = "CJK_BIGRAM",
+      description = "BM25 analysis strategies; the first gets every configuration, the others "
+          + "bm25/hybrid/minmax (default: ${DEFAULT-VALUE}).")
+  String analyzers;
+
+  @Option(names = "--configs", defaultValue = "bm25,dense,hybrid,minmax",
+      description = "Configurations for the first analyzer (default: ${DEFAULT-VALUE}).")
+  String configs;
+
+  @Option(names = "--no-baseline", description = "Skip the LangChain4j baseline.")
+  boolean noBaseline;
+
+  @Option(names = "--max-chars", description = "Chunk budget (default: ChunkerSettings.DEFAULT).")
+  Integer maxChars;
+
+  @Option(names = "--overlap-chars", description = "Chunk overlap (default: ChunkerSettings.DEFAULT).")
+  Integer overlapChars;
+
+  @Option(names = "--prefix-chars", description = "Contextual prefix budget; 0 = no title prefix (default: ChunkerSettings.DEFAULT).")
+  Integer prefixChars;
+
+  @Option(names = "--fetch-k", defaultValue = "100", description = "Candidates per route (default: ${DEFAULT-VALUE}).")
+  int fetchK;
+
+  @Option(names = "--limit", description = "Only the first N questions (quick runs).")
+  Integer limit;
+
+  @Option(names = "--tag", defaultValue = "", description = "Suffix for the report file names.")
+  String tag;
+
+  @Override
+  public Integer call() throws Exception {
+    String rel = DATASETS.get(dataset);
+    if (rel == null) {
+      throw new IllegalArgumentException("unknown --dataset '" + dataset + "'; known: "
+          + String.join(", ", DATASETS.keySet()));
+    }
+    Path file = sharedDir().resolve(rel);
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("data set file not found: " + file);
+    }
+    SquadDataset data = SquadDataset.read(dataset, file);
+    List<SquadDataset.Question> questions = limit == null ? data.questions()
+        : data.questions().subList(0, Math.min(limit, data.questions().size()));
+    ChunkerSettings d = ChunkerSettings.DEFAULT;
+    ChunkerSettings settings = new ChunkerSettings(maxChars == null ? d.maxChars() : maxChars,
+        overlapChars == null ? d.overlapChars() : overlapChars,
+        prefixChars == null ? d.maxPrefixChars() : prefixChars);
+
+    Files.createDirectories(work);
+    try (EmbeddingCache cache = EmbeddingCache.open(work.resolve(EmbeddingCache.FOLDER_NAME))) {
+      BgeSmallZhEmbedder model = new BgeSmallZhEmbedder();
+      Embedder embedder = new CachingEmbedder(model, cache);
+      StructuredChunker chunker =
+          new StructuredChunker(settings, model::countTokens, model.maxInputTokens());
+      List<List<Chunk>> chunks = SquadCorpus.chunk(data, chunker);
+      List<List<EmbeddedChunk>> embedded = embedChunks(chunks, embedder, cache);
+      embedQuestions(questions, embedder, cache);
+      int totalChunks = embedded.stream().mapToInt(List::size).sum();
+      int maxTokens = 0;
+      for (List<Chunk> cs : chunks) {
+        for (Chunk c : cs) {
+          maxTokens = Math.max(maxTokens, model.countTokens(c.embedText()));
+        }
+      }
+      int longParagraphs = 0;
+      for (SquadDataset.Paragraph p : data.paragraphs()) {
+        if (model.countTokens(p.text()) > model.maxInputTokens()) {
+          longParagraphs++;
+        }
+      }
+
+      List<ConfigResult> results = new ArrayList<>();
+      String[] strategies = analyzers.split(",");
+      for (int i = 0; i < strategies.length; i++) {
+        OpenBookAnalysis analysis =
+            OpenBookAnalysis.of(OpenBookAnalysis.Strategy.valueOf(strategies[i].strip()));
+        String spec = i == 0 ? configs : "bm25,hybrid,minmax";
+        String suffix = strategies.length == 1 ? "" : " [" + analysis.strategy() + "]";
+        try (LuceneChunkStore store = buildIndex(analysis, chunker, model, embedded)) {
+          for (RetrievalConfig c : RetrievalConfig.parse(spec, embedder, store, store,
+              RrfFusion.DEFAULT)) {
+            if (i > 0 && c.name().equals("dense")) {
+              continue;
+            }
+            results.add(run(c, suffix, questions));
+          }
+        }
+      }
+      int baselineSegments = 0;
+      if (!noBaseline) {
+        LangChain4jBaseline baseline = new LangChain4jBaseline(embedder);
+        try (ProgressBar bar = bar("lc4j index", data.paragraphs().size())) {
+          baseline.index(data, bar::stepBy);
+        }
+        cache.commit();
+        baselineSegments = baseline.segments();
+        List<QueryOutcome> outcomes = new ArrayList<>();
+        try (ProgressBar bar = bar("langchain4j", questions.size())) {
+          for (SquadDataset.Question q : questions) {
+            outcomes.add(baseline.ask(q, 10));
+            bar.step();
+          }
+        }
+        results.add(ConfigResult.summarize("langchain4j",
+            "LangChain4j recursive(" + LangChain4jBaseline.SEGMENT_CHARS + ","
+                + LangChain4jBaseline.OVERLAP_CHARS + ") splitter + InMemoryEmbeddingStore, "
+                + "same bge model, dense only", outcomes));
+      }
+
+      EvalReport report = new EvalReport(dataset + tag, List.of(
+          String.format(Locale.ROOT, "%s: %d paragraphs, %d questions%s; %d paragraphs exceed "
+              + "the model's 512 tokens", file.getFileName(), data.paragraphs().size(),
+              questions.size(), limit == null ? "" : " (--limit)", longParagraphs),
+          String.format(Locale.ROOT, "OpenBook chunks: %d (chunker %s; largest embedText %d "
+              + "tokens); fetch-k %d per route; anonymous principal", totalChunks, settings.id(),
+              maxTokens, fetchK),
+          noBaseline ? "LangChain4j baseline skipped" : "LangChain4j segments: " + baselineSegments,
+          "a hit is any chunk of the question's own paragraph; latency = retrieval with the "
+              + "query embedding taken from the cache"), results);
+      report.write(out, dataset + tag);
+      RecallChart.write(report, out.resolve(dataset + tag + "-recall.png"));
+      System.out.print(report.toMarkdown());
+      System.out.flush();
+      return 0;
+    }
+  }
+
+  private ConfigResult run(RetrievalConfig c, String suffix,
+      List<SquadDataset.Question> questions) throws IOException {
+    List<QueryOutcome> outcomes = new ArrayList<>(questions.size());
+    try (ProgressBar bar = bar(c.name() + suffix, questions.size())) {
+      for (SquadDataset.Question q : questions) {
+        long t0 = System.nanoTime();
+        List<Hit> hits = c.retriever()
+            .retrieve(new Query(q.text(), Principal.ANONYMOUS, 10, fetchK)).hits();
+        double millis = (System.nanoTime() - t0) / 1e6;
+        List<String> ids = hits.stream().map(h -> h.chunk().docId()).toList();
+        outcomes.add(new QueryOutcome(q.id(), "", SquadCorpus.judge(q, ids), millis, false,
+            null));
+        bar.step();
+      }
+    }
+    return ConfigResult.summarize(c.name() + suffix, c.description(), outcomes);
+  }
+
+  private List<List<EmbeddedChunk>> embedChunks(List<List<Chunk>> chunks, Embedder embedder,
+      EmbeddingCache cache) throws IOException {
+    List<List<EmbeddedChunk>> out = new ArrayList<>(chunks.size());
+    try (ProgressBar bar = bar("embed chunks", chunks.size())) {
+      for (List<Chunk> cs : chunks) {
+        List<float[]> v = embedder.embedAll(cs.stream().map(Chunk::embedText).toList());
+        List<EmbeddedChunk> e = new ArrayList<>(cs.size());
+        for (int i = 0; i < cs.size(); i++) {
+          e.add(new EmbeddedChunk(cs.get(i), v.get(i)));
+        }
+        out.add(e);
+        bar.step();
+        if (out.size() % 50 == 0) {
+          cache.commit();
+        }
+      }
+    }
+    cache.commit();
+    return out;
+  }
+
+  private void embedQuestions(List<SquadDataset.Question> questions, Embedder embedder,
+      EmbeddingCache cache) throws IOException {
+    try (ProgressBar bar = bar("embed questions", questions.size())) {
+      for (int i = 0; i < questions.size(); i += 32) {
+        List<SquadDataset.Question> batch = questions.subList(i, Math.min(i + 32, questions.size()));
+        embedder.embedAll(batch.stream().map(SquadDataset.Question::text).toList());
+        bar.stepBy(batch.size());
+        cache.commit();
+      }
+    }
+  }
+
+  private LuceneChunkStore buildIndex(OpenBookAnalysis analysis, StructuredChunker chunker,
+      Embedder model, List<List<EmbeddedChunk>> embedded) throws IOException {
+    Path dir = work.resolve(dataset + "-" + Integer.toHexString(chunker.settings().id().hashCode())
+        + "-" + analysis.strategy());
+    IndexManifest manifest = new IndexManifest(model.modelId(), model.dimension(),
+        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
+    LuceneChunkStore store = LuceneChunkStore.create(dir, manifest, analysis);
+    for (List<EmbeddedChunk> doc : embedded) {
+      if (!doc.isEmpty()) {
+        store.replaceDocument(doc.get(0).chunk().docId(), doc);
+      }
+    }
+    store.commit();
+    return store;
+  }
+
+  private Path sharedDir() {
+    if (shared != null) {
+      return shared;
+    }
+    String p = System.getProperty("openbook.shared");
+    return p != null ? Paths.get(p) : Paths.get("..", "shared");
+  }
+
+  private static ProgressBar bar(String task, int max) {
+    return new ProgressBarBuilder().setTaskName(task).setInitialMax(max)
+        .setStyle(ProgressBarStyle.ASCII).continuousUpdate().setConsumer(
+            new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err)).build();
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SquadBenchmark()).execute(args));
+  }
+}

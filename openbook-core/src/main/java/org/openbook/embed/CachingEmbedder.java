@@ -1,0 +1,97 @@
+package org.openbook.embed;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An {@link Embedder} that answers from an {@link EmbeddingCache} first and sends only the texts
+ * it does not know to the wrapped model, in one batch, storing their vectors. Model id,
+ * dimension and token counting are the wrapped model's. A cache I/O error is logged and the text
+ * is embedded as if it were absent: the cache can cost speed, never correctness.
+ */
+public final class CachingEmbedder implements Embedder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CachingEmbedder.class);
+
+  private final Embedder model;
+  private final EmbeddingCache cache;
+
+  /**
+   * @param model the embedder that computes vectors on a miss
+   * @param cache where vectors are looked up and stored, keyed by {@code model.modelId()}
+   */
+  public CachingEmbedder(Embedder model, EmbeddingCache cache) {
+    this.model = model;
+    this.cache = cache;
+  }
+
+  @Override
+  public String modelId() {
+    return model.modelId();
+  }
+
+  @Override
+  public int dimension() {
+    return model.dimension();
+  }
+
+  @Override
+  public int maxInputTokens() {
+    return model.maxInputTokens();
+  }
+
+  @Override
+  public int countTokens(String text) {
+    return model.countTokens(text);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Texts found in the cache are not sent to the model (so an over-long text that is cached
+   * does not throw); the others are embedded in one {@code embedAll} call.
+   */
+  @Override
+  public List<float[]> embedAll(List<String> texts) {
+    List<float[]> out = new ArrayList<>(texts.size());
+    List<Integer> missing = new ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      Optional<float[]> hit = lookup(texts.get(i));
+      out.add(hit.orElse(null));
+      if (hit.isEmpty()) {
+        missing.add(i);
+      }
+    }
+    if (missing.isEmpty()) {
+      return out;
+    }
+    List<float[]> fresh = model.embedAll(missing.stream().map(texts::get).toList());
+    for (int j = 0; j < missing.size(); j++) {
+      int i = missing.get(j);
+      out.set(i, fresh.get(j));
+      store(texts.get(i), fresh.get(j));
+    }
+    return out;
+  }
+
+  private Optional<float[]> lookup(String text) {
+    try {
+      return cache.get(model.modelId(), text, model.dimension());
+    } catch (IOException e) {
+      LOG.warn("embedding cache lookup failed, embedding again: {}", e.toString());
+      return Optional.empty();
+    }
+  }
+
+  private void store(String text, float[] vector) {
+    try {
+      cache.put(model.modelId(), text, vector);
+    } catch (IOException e) {
+      LOG.warn("embedding cache write failed: {}", e.toString());
+    }
+  }
+}
