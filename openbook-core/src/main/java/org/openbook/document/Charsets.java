@@ -179,40 +179,27 @@ final class Charsets {
     return new String(Arrays.copyOfRange(b, offset, b.length), cs);
   }
 
-  /** Share of unassigned, private-use, surrogate and control characters (tab/LF/CR/FF aside). */
+  /** Share of unassigned, private-use and control characters and U+FFFD in the sniffed prefix. */
   static double implausibleShare(String s) {
-    int n = Math.min(s.length(), SNIFF_BYTES);
-    if (n == 0) {
-      return 0;
-    }
-    int bad = 0;
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      int type = Character.getType(c);
-      boolean control = Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r'
-          && c != '\f';
-      if (control || type == Character.UNASSIGNED || type == Character.PRIVATE_USE
-          || c == '\uFFFD') {
-        bad++;
-      }
-    }
-    return (double) bad / n;
+    return share(s, c -> isBadControl(c) || c == '\uFFFD'
+        || Character.getType(c) == Character.UNASSIGNED
+        || Character.getType(c) == Character.PRIVATE_USE);
   }
 
   /** Share of C0/C1 controls (other than tab, LF, CR, FF) and U+FFFD in the sniffed prefix. */
   static double controlShare(String s) {
+    return share(s, c -> isBadControl(c) || c == '\uFFFD');
+  }
+
+  private static boolean isBadControl(int c) {
+    return Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r' && c != '\f';
+  }
+
+  private static double share(String s, java.util.function.IntPredicate bad) {
     int n = Math.min(s.length(), SNIFF_BYTES);
     if (n == 0) {
       return 0;
     }
-    int bad = 0;
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      boolean control = Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r' && c != '\f';
-      if (control || c == '\uFFFD') {
-        bad++;
-      }
-    }
-    return (double) bad / n;
+    return (double) s.chars().limit(n).filter(bad).count() / n;
   }
 }

@@ -42,6 +42,25 @@ public record IndexManifest(
     }
   }
 
+  /**
+   * Checks that these settings can drive a store: the metric is cosine (the only one the stores
+   * implement) and {@code analysis} is the analysis this manifest names.
+   *
+   * @param store the store's name, for the message
+   * @throws IllegalArgumentException naming the setting that does not fit
+   */
+  public void requireUsable(org.openbook.analysis.TextAnalysis analysis, String store) {
+    java.util.Objects.requireNonNull(analysis, "analysis");
+    if (!COSINE.equals(metric)) {
+      throw new IllegalArgumentException("metric '" + metric + "' is not supported; the " + store
+          + " store uses '" + COSINE + "'");
+    }
+    if (!analysis.id().equals(analyzer)) {
+      throw new IllegalArgumentException("manifest analyzer '" + analyzer
+          + "' differs from the analysis given, '" + analysis.id() + "'");
+    }
+  }
+
   private static void compare(StringBuilder diff, String what, String have, String want) {
     if (!have.equals(want)) {
       diff.append("\n  ").append(what).append(": index has '").append(have)

@@ -203,15 +203,7 @@ public final class LuceneChunkStore
 
   private static void checkSettings(IndexManifest expected, TextAnalysis analysis) {
     Objects.requireNonNull(expected, "expected");
-    Objects.requireNonNull(analysis, "analysis");
-    if (!IndexManifest.COSINE.equals(expected.metric())) {
-      throw new IllegalArgumentException("metric '" + expected.metric()
-          + "' is not supported; the Lucene store uses '" + IndexManifest.COSINE + "'");
-    }
-    if (!analysis.id().equals(expected.analyzer())) {
-      throw new IllegalArgumentException("manifest analyzer '" + expected.analyzer()
-          + "' differs from the analysis given, '" + analysis.id() + "'");
-    }
+    expected.requireUsable(analysis, "Lucene");
     int max = KnnVectorsFormat.DEFAULT_MAX_DIMENSIONS;
     if (expected.dimension() < 1 || expected.dimension() > max) {
       throw new IllegalArgumentException(

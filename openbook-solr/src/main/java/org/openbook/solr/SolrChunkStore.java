@@ -187,15 +187,7 @@ public final class SolrChunkStore
 
   private static void checkSettings(IndexManifest expected, TextAnalysis analysis) {
     Objects.requireNonNull(expected, "expected");
-    Objects.requireNonNull(analysis, "analysis");
-    if (!IndexManifest.COSINE.equals(expected.metric())) {
-      throw new IllegalArgumentException("metric '" + expected.metric()
-          + "' is not supported; the Solr store uses '" + IndexManifest.COSINE + "'");
-    }
-    if (!analysis.id().equals(expected.analyzer())) {
-      throw new IllegalArgumentException("manifest analyzer '" + expected.analyzer()
-          + "' differs from the analysis given, '" + analysis.id() + "'");
-    }
+    expected.requireUsable(analysis, "Solr");
   }
 
   /** The collection name. */
