@@ -187,7 +187,7 @@ public final class Engine implements Closeable {
    * section), else the extractive generator.
    */
   public Generator defaultGenerator() {
-    return llmConfig(System.getenv())
+    return llm()
         .<Generator>map(c -> new OpenAiGenerator(c, new PromptBuilder(RefusalPolicy.DEFAULT)))
         .orElseGet(() -> new ExtractiveGenerator(RefusalPolicy.DEFAULT));
   }

@@ -77,6 +77,17 @@ public final class StoreFactory {
 
   private static IndexStore openSolr(SolrStoreConfig config, IndexManifest expected,
       TextAnalysis analysis, Mode mode) throws IOException {
+    try {
+      return openSolrOrFail(config, expected, analysis, mode);
+    } catch (IOException e) {
+      // SolrJ's messages name the node URL but not the collection or the config that chose it.
+      throw new IOException("store: cannot open Solr collection '" + config.collection()
+          + "' (" + config + "): " + e.getMessage(), e);
+    }
+  }
+
+  private static IndexStore openSolrOrFail(SolrStoreConfig config, IndexManifest expected,
+      TextAnalysis analysis, Mode mode) throws IOException {
     if (mode == Mode.READ) {
       return SolrChunkStore.openExisting(config, expected, analysis);
     }

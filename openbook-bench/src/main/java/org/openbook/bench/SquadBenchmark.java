@@ -72,12 +72,12 @@ public final class SquadBenchmark implements Callable<Integer> {
   Path work;
 
   @Option(names = "--analyzers", defaultValue = "CJK_BIGRAM",
-      description = "BM25 analysis strategies; the first gets every configuration, the others "
-          + "bm25/hybrid/minmax (default: ${DEFAULT-VALUE}).")
+      description = "BM25 analysis strategies, each run with every configuration (dense only "
+          + "once: it does not use the analyzer) (default: ${DEFAULT-VALUE}).")
   String analyzers;
 
   @Option(names = "--configs", defaultValue = "bm25,dense,hybrid,minmax",
-      description = "Configurations for the first analyzer (default: ${DEFAULT-VALUE}).")
+      description = "Configurations, as for openbook eval --configs (default: ${DEFAULT-VALUE}).")
   String configs;
 
   @Option(names = "--no-baseline", description = "Skip the LangChain4j baseline.")
@@ -97,6 +97,11 @@ public final class SquadBenchmark implements Callable<Integer> {
 
   @Option(names = "--limit", description = "Only the first N questions (quick runs).")
   Integer limit;
+
+  @Option(names = "--holdout", description = "Gate-1 study instead of the ranking run: leave "
+      + "every N-th paragraph out of the index; its questions are the unanswerable group, the "
+      + "others the answerable one; writes <dataset>-holdout.txt with the calibration.")
+  Integer holdout;
 
   @Option(names = "--tag", defaultValue = "", description = "Suffix for the report file names.")
   String tag;
@@ -143,14 +148,17 @@ public final class SquadBenchmark implements Callable<Integer> {
         }
       }
 
+      if (holdout != null) {
+        return gateStudy(data, questions, chunker, model, embedder, embedded);
+      }
       List<ConfigResult> results = new ArrayList<>();
       String[] strategies = analyzers.split(",");
       for (int i = 0; i < strategies.length; i++) {
         OpenBookAnalysis analysis =
             OpenBookAnalysis.of(OpenBookAnalysis.Strategy.valueOf(strategies[i].strip()));
-        String spec = i == 0 ? configs : "bm25,hybrid,minmax";
+        String spec = configs;
         String suffix = strategies.length == 1 ? "" : " [" + analysis.strategy() + "]";
-        try (LuceneChunkStore store = buildIndex(analysis, chunker, model, embedded)) {
+        try (LuceneChunkStore store = buildIndex(analysis, chunker, model, embedded, "")) {
           for (RetrievalConfig c : RetrievalConfig.parse(spec, embedder, store, store,
               RrfFusion.DEFAULT)) {
             if (i > 0 && c.name().equals("dense")) {
@@ -197,6 +205,51 @@ public final class SquadBenchmark implements Callable<Integer> {
       System.out.flush();
       return 0;
     }
+  }
+
+  /**
+   * Leaves every {@code holdout}-th paragraph out of the index and compares the best dense
+   * cosine of questions whose paragraph is indexed (answerable) with those whose paragraph is
+   * not (unanswerable).
+   */
+  private int gateStudy(SquadDataset data, List<SquadDataset.Question> questions,
+      StructuredChunker chunker, Embedder model, Embedder embedder,
+      List<List<EmbeddedChunk>> embedded) throws IOException {
+    List<List<EmbeddedChunk>> kept = new ArrayList<>();
+    for (int p = 0; p < embedded.size(); p++) {
+      kept.add(p % holdout == 0 ? List.of() : embedded.get(p));
+    }
+    OpenBookAnalysis analysis = OpenBookAnalysis.defaultAnalysis();
+    List<Double> answerable = new ArrayList<>();
+    List<Double> unanswerable = new ArrayList<>();
+    try (LuceneChunkStore store = buildIndex(analysis, chunker, model, kept, "-holdout")) {
+      var dense = new org.openbook.retrieve.HybridRetriever(embedder, store, store,
+          RrfFusion.DEFAULT, org.openbook.retrieve.HybridRetriever.Mode.DENSE);
+      try (ProgressBar bar = bar("holdout", questions.size())) {
+        for (SquadDataset.Question q : questions) {
+          double best = dense.retrieve(new Query(q.text(), Principal.ANONYMOUS, 1, 10))
+              .bestDenseScore();
+          (q.paragraph() % holdout == 0 ? unanswerable : answerable).add(best);
+          bar.step();
+        }
+      }
+    }
+    var g = new org.openbook.eval.GateCalibration(
+        answerable.stream().mapToDouble(Double::doubleValue).toArray(),
+        unanswerable.stream().mapToDouble(Double::doubleValue).toArray());
+    String text = String.format(Locale.ROOT, "%s: every %d-th paragraph left out of the index "
+        + "(%d questions lose their context); best dense cosine per question%n%n", dataset,
+        holdout, unanswerable.size()) + g.render();
+    for (double t : new double[] {0.5, 0.53, 0.55, 0.6}) {
+      var c = g.at(t);
+      text += String.format(Locale.ROOT, "at threshold %.2f: refusal rate on unanswerable %.3f, "
+          + "false-refusal rate on answerable %.3f%n", t, c.recall(), c.falseRefusalRate());
+    }
+    Files.createDirectories(out);
+    Files.writeString(out.resolve(dataset + "-holdout.txt"), text);
+    System.out.print(text);
+    System.out.flush();
+    return 0;
   }
 
   private ConfigResult run(RetrievalConfig c, String suffix,
@@ -251,9 +304,9 @@ public final class SquadBenchmark implements Callable<Integer> {
   }
 
   private LuceneChunkStore buildIndex(OpenBookAnalysis analysis, StructuredChunker chunker,
-      Embedder model, List<List<EmbeddedChunk>> embedded) throws IOException {
+      Embedder model, List<List<EmbeddedChunk>> embedded, String suffix) throws IOException {
     Path dir = work.resolve(dataset + "-" + Integer.toHexString(chunker.settings().id().hashCode())
-        + "-" + analysis.strategy());
+        + "-" + analysis.strategy() + suffix);
     IndexManifest manifest = new IndexManifest(model.modelId(), model.dimension(),
         IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
     LuceneChunkStore store = LuceneChunkStore.create(dir, manifest, analysis);

@@ -27,15 +27,15 @@ public record RetrievalConfig(String name, String description, Retriever retriev
     boolean hasDense) {
 
   /** The configurations {@code openbook eval} runs when none are named. */
-  public static final String DEFAULT_SPEC = "dense,bm25,hybrid,minmax";
+  public static final String DEFAULT_SPEC = "dense,bm25,rrf,minmax,hybrid";
 
   /**
    * Builds the configurations named in {@code spec}, a comma-separated list of:
    * <ul>
    *   <li>{@code dense} — dense route only; {@code bm25} — BM25 route only;</li>
-   *   <li>{@code hybrid} — both routes fused by {@code base} (the configured RRF);</li>
-   *   <li>{@code rrf:k=K:d=WD:s=WS} — RRF with the given constant and weights (each part
-   *       optional, defaults from {@code base});</li>
+   *   <li>{@code hybrid} — both routes fused by {@code configured} (what {@code ask} uses);</li>
+   *   <li>{@code rrf} or {@code rrf:k=K:d=WD:s=WS} — RRF with the given constant and weights
+   *       (each part optional, defaults from {@link RrfFusion#DEFAULT});</li>
    *   <li>{@code minmax} or {@code minmax:d=WD} — min-max normalised fusion with dense weight
    *       WD (default 0.5) and BM25 weight 1 − WD.</li>
    * </ul>
@@ -43,7 +43,7 @@ public record RetrievalConfig(String name, String description, Retriever retriev
    * @throws IllegalArgumentException naming the offending entry for an unknown name or bad number
    */
   public static List<RetrievalConfig> parse(String spec, Embedder embedder, DenseSearch dense,
-      SparseSearch sparse, RrfFusion base) {
+      SparseSearch sparse, Fusion configured) {
     List<RetrievalConfig> out = new ArrayList<>();
     for (String raw : new LinkedHashSet<>(List.of(spec.split(",")))) {
       String name = raw.strip().toLowerCase(Locale.ROOT);
@@ -52,20 +52,20 @@ public record RetrievalConfig(String name, String description, Retriever retriev
       }
       out.add(switch (name) {
         case "dense" -> new RetrievalConfig(name, "dense route only (bge cosine, HNSW)",
-            new HybridRetriever(embedder, dense, sparse, base, Mode.DENSE), true);
+            new HybridRetriever(embedder, dense, sparse, configured, Mode.DENSE), true);
         case "bm25" -> new RetrievalConfig(name, "BM25 route only",
-            new HybridRetriever(embedder, dense, sparse, base, Mode.SPARSE), false);
-        case "hybrid" -> fused(name, base, embedder, dense, sparse);
+            new HybridRetriever(embedder, dense, sparse, configured, Mode.SPARSE), false);
+        case "hybrid" -> fused(name, configured, embedder, dense, sparse);
         default -> {
           if (name.startsWith("rrf")) {
-            yield fused(name, rrf(name, base), embedder, dense, sparse);
+            yield fused(name, rrf(name, RrfFusion.DEFAULT), embedder, dense, sparse);
           }
           if (name.startsWith("minmax")) {
             double d = param(name, "d", 0.5);
             yield fused(name, new MinMaxFusion(d, 1 - d), embedder, dense, sparse);
           }
           throw new IllegalArgumentException("unknown configuration '" + raw.strip()
-              + "'; use dense, bm25, hybrid, rrf:k=K:d=WD:s=WS or minmax:d=WD");
+              + "'; use dense, bm25, hybrid, rrf, rrf:k=K:d=WD:s=WS, minmax or minmax:d=WD");
         }
       });
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.RrfFusion;
 
 class RetrievalConfigTest {
@@ -12,12 +13,15 @@ class RetrievalConfigTest {
   @Test
   void should_build_named_and_parametrised_configurations() {
     List<RetrievalConfig> cs = RetrievalConfig.parse(
-        "dense, bm25,hybrid,rrf:k=20:s=2,minmax:d=0.3", null, null, null, new RrfFusion(60, 1, 1));
+        "dense, bm25,hybrid,rrf:k=20:s=2,minmax:d=0.3,rrf", null, null, null,
+        new MinMaxFusion(1, 1));
 
     assertThat(cs).extracting(RetrievalConfig::name)
-        .containsExactly("dense", "bm25", "hybrid", "rrf:k=20:s=2", "minmax:d=0.3");
+        .containsExactly("dense", "bm25", "hybrid", "rrf:k=20:s=2", "minmax:d=0.3", "rrf");
     assertThat(cs).extracting(RetrievalConfig::hasDense)
-        .containsExactly(true, false, true, true, true);
+        .containsExactly(true, false, true, true, true, true);
+    assertThat(cs.get(2).description()).isEqualTo("dense+bm25 minmax(dense=1.0,sparse=1.0)");
+    assertThat(cs.get(5).description()).isEqualTo("dense+bm25 rrf(k=60.0,dense=1.0,sparse=1.0)");
     assertThat(cs.get(3).description()).isEqualTo("dense+bm25 rrf(k=20.0,dense=1.0,sparse=2.0)");
     assertThat(cs.get(4).description()).isEqualTo("dense+bm25 minmax(dense=0.3,sparse=0.7)");
   }

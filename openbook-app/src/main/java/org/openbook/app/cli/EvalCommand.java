@@ -23,7 +23,6 @@ import org.openbook.eval.RetrievalConfig;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.RrfFusion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -59,8 +58,8 @@ public final class EvalCommand implements Callable<Integer> {
   Path docs;
 
   @Option(names = "--configs", paramLabel = "LIST", defaultValue = RetrievalConfig.DEFAULT_SPEC,
-      description = "Configurations: dense, bm25, hybrid (configured RRF), rrf:k=K:d=WD:s=WS, "
-          + "minmax:d=WD (default: ${DEFAULT-VALUE}).")
+      description = "Configurations: dense, bm25, hybrid (the configured fusion, as ask uses), "
+          + "rrf, rrf:k=K:d=WD:s=WS, minmax, minmax:d=WD (default: ${DEFAULT-VALUE}).")
   String configs;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Write eval.md and eval.json here.")
@@ -94,12 +93,8 @@ public final class EvalCommand implements Callable<Integer> {
         ingest(engine, stdout);
       }
       var r = config.retrieval();
-      RrfFusion base = new RrfFusion(
-          r.rrfK() == null ? RrfFusion.DEFAULT.k() : r.rrfK(),
-          r.denseWeight() == null ? RrfFusion.DEFAULT.denseWeight() : r.denseWeight(),
-          r.sparseWeight() == null ? RrfFusion.DEFAULT.sparseWeight() : r.sparseWeight());
-      List<RetrievalConfig> variants =
-          RetrievalConfig.parse(configs, embedder, engine.store(), engine.store(), base);
+      List<RetrievalConfig> variants = RetrievalConfig.parse(configs, embedder, engine.store(),
+          engine.store(), engine.fusion());
       CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
           r.topKOr(Engine.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
       List<ConfigResult> results = new ArrayList<>();
