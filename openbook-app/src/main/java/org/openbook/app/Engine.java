@@ -19,6 +19,7 @@ import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.EmbeddingCache;
 import org.openbook.index.IndexManifest;
+import org.openbook.index.IndexMismatchException;
 import org.openbook.index.IndexStore;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestOptions;
@@ -73,6 +74,9 @@ public final class Engine implements Closeable {
         reset ? StoreFactory.Mode.RESET
             : write ? StoreFactory.Mode.WRITE : StoreFactory.Mode.READ,
         System.getenv());
+    if (write && !reset) {
+      requireSameChunker(store, expected);
+    }
     EmbeddingCache c = null;
     if (write) {
       try {
@@ -83,6 +87,21 @@ public final class Engine implements Closeable {
       }
     }
     this.cache = c;
+  }
+
+  /**
+   * An incremental ingest must chunk as the index was chunked: unchanged files keep their old
+   * chunks, so mixing budgets would leave the index half in one, half in the other.
+   */
+  private static void requireSameChunker(IndexStore store, IndexManifest expected)
+      throws IOException {
+    IndexManifest have = store.manifest();
+    if (have.chunks() > 0 && !have.chunker().equals(expected.chunker())) {
+      store.close();
+      throw new IndexMismatchException("index was chunked with '" + have.chunker()
+          + "', this run uses '" + expected.chunker() + "'\nRebuild it: openbook ingest <dir>"
+          + " --index <path> --reset");
+    }
   }
 
   /** An engine that can ingest into {@code index} (created if absent; emptied when reset). */

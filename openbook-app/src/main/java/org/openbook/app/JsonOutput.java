@@ -108,6 +108,8 @@ public final class JsonOutput {
   public static String ingest(IngestReport r, long totalChunks) {
     ObjectNode root = MAPPER.valueToTree(r);
     root.put("filesSeen", r.filesSeen());
+    root.put("added", r.added());
+    root.put("updated", r.updated());
     root.put("totalChunks", totalChunks);
     return write(root);
   }

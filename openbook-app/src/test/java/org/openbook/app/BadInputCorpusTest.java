@@ -124,6 +124,6 @@ class BadInputCorpusTest {
     assertThat(out.toString()).contains(
         "skipped: empty.md (empty: empty.md: no text outside front matter)",
         "skipped: many.md (too many chunks: many.md: too many chunks (3 > 2))",
-        "files: 3 seen, 1 indexed, 0 unchanged, 2 skipped, 0 removed");
+        "files: 3 seen, 1 added, 0 updated, 0 unchanged, 2 skipped, 0 removed");
   }
 }

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.tartarus.snowball.ext.EnglishStemmer;
 
 /**
  * Cheap lexical features for overlap scoring, identical for questions, answer sentences and
@@ -17,7 +18,8 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
  * between digits, so
  * {@code ZQ-7781}, {@code ERR_4517}, {@code 8.1.4} and {@code 10:00} are one feature each.
  * English stop words (Lucene's {@link EnglishAnalyzer#ENGLISH_STOP_WORDS_SET}) are skipped so
- * that "the" and "is" do not make unrelated sentences overlap.
+ * that "the" and "is" do not make unrelated sentences overlap, and plain English words are
+ * reduced to their Snowball stem so "sessions" and "session" overlap.
  * Chinese numerals inside Han text additionally yield their Arabic value ({@code 三天} gives
  * {@code 3}, {@code 二十三} gives {@code 23}), parsed with ICU's Chinese spell-out rules, so a
  * number is compared as a number whichever way it is written; a lone {@code 一} is skipped
@@ -72,7 +74,7 @@ final class LexicalFeatures {
         }
         String word = t.substring(i, end);
         if (!STOP_WORDS.contains(word)) {
-          out.add(word);
+          out.add(stem(word));
         }
         i = end;
       } else {
@@ -81,6 +83,26 @@ final class LexicalFeatures {
     }
     return out;
   }
+
+  /**
+   * Snowball English stem of a plain lower-case word ("sessions" → "session"), so inflections
+   * overlap; identifiers and numbers (anything with a digit or joiner) are kept as they are.
+   */
+  static String stem(String word) {
+    for (int k = 0; k < word.length(); k++) {
+      if (!Character.isLetter(word.charAt(k)) || word.charAt(k) > 'z') {
+        return word;
+      }
+    }
+    EnglishStemmer stemmer = STEMMER.get();
+    stemmer.setCurrent(word);
+    stemmer.stem();
+    return stemmer.getCurrent();
+  }
+
+  /** Snowball stemmers keep state; one per thread. */
+  private static final ThreadLocal<EnglishStemmer> STEMMER =
+      ThreadLocal.withInitial(EnglishStemmer::new);
 
   /**
    * Unit characters that bind a number into a quantity: time (天 小时 秒 月 年 周 日), counts and

@@ -300,8 +300,20 @@ public final class LuceneChunkStore
     if (filter.departments().isEmpty()) {
       return List.of();
     }
-    return search(new KnnFloatVectorQuery(ChunkFields.VECTOR, unit, topN, departments(filter)),
-        topN, true);
+    Query allowed = departments(filter);
+    IndexSearcher s = searchers.acquire();
+    try {
+      ScoreDoc[] docs =
+          s.search(new KnnFloatVectorQuery(ChunkFields.VECTOR, unit, topN, allowed), topN)
+              .scoreDocs;
+      if (docs.length < topN && s.count(allowed) > docs.length) {
+        // HNSW missed documents the filter allows (e.g. a graph split by duplicate vectors)
+        docs = ExactVectorSearch.topN(s, allowed, unit, topN);
+      }
+      return toScored(s, docs, true);
+    } finally {
+      searchers.release(s);
+    }
   }
 
   /**
@@ -355,18 +367,22 @@ public final class LuceneChunkStore
   private List<ScoredChunk> search(Query query, int topN, boolean dense) throws IOException {
     IndexSearcher s = searchers.acquire();
     try {
-      ScoreDoc[] docs = s.search(query, topN).scoreDocs;
-      StoredFields stored = s.storedFields();
-      List<ScoredChunk> out = new ArrayList<>(docs.length);
-      for (int i = 0; i < docs.length; i++) {
-        Chunk chunk = ChunkFields.toChunk(stored.document(docs[i].doc));
-        double score = dense ? ChunkFields.cosineFromScore(docs[i].score) : docs[i].score;
-        out.add(new ScoredChunk(chunk, i + 1, score));
-      }
-      return out;
+      return toScored(s, s.search(query, topN).scoreDocs, dense);
     } finally {
       searchers.release(s);
     }
+  }
+
+  private static List<ScoredChunk> toScored(IndexSearcher s, ScoreDoc[] docs, boolean dense)
+      throws IOException {
+    StoredFields stored = s.storedFields();
+    List<ScoredChunk> out = new ArrayList<>(docs.length);
+    for (int i = 0; i < docs.length; i++) {
+      Chunk chunk = ChunkFields.toChunk(stored.document(docs[i].doc));
+      double score = dense ? ChunkFields.cosineFromScore(docs[i].score) : docs[i].score;
+      out.add(new ScoredChunk(chunk, i + 1, score));
+    }
+    return out;
   }
 
   /**

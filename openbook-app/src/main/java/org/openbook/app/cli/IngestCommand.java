@@ -66,8 +66,8 @@ public final class IngestCommand implements Callable<Integer> {
       out.println("skipped: " + s.source() + " (" + s.reason() + ": " + s.detail() + ")");
     }
     double seconds = r.millis() / 1000.0;
-    out.printf("files: %d seen, %d indexed, %d unchanged, %d skipped, %d removed%n",
-        r.filesSeen(), r.indexed().size(), r.unchanged().size(), r.skipped().size(),
+    out.printf("files: %d seen, %d added, %d updated, %d unchanged, %d skipped, %d removed%n",
+        r.filesSeen(), r.added(), r.updated(), r.unchanged().size(), r.skipped().size(),
         r.removed().size());
     out.printf("chunks: %d written, %d in index; %.1f s (%.1f chunks/s)%n",
         r.chunks(), total, seconds, seconds > 0 ? r.chunks() / seconds : 0.0);

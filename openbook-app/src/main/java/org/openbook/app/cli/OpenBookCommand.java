@@ -37,13 +37,34 @@ public final class OpenBookCommand implements Runnable {
   public static int execute(String... args) {
     CommandLine cl = new CommandLine(new OpenBookCommand());
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      cmd.getErr().println("error: " + e.getMessage());
+      cmd.getErr().println("error: " + describe(e));
       if (System.getenv("OPENBOOK_DEBUG") != null) {
         e.printStackTrace(cmd.getErr());
       }
       return EXIT_ERROR;
     });
     return cl.execute(args);
+  }
+
+  /** A one-line message for the user: what went wrong and with which path. */
+  static String describe(Exception e) {
+    String m = e.getMessage() == null ? "" : e.getMessage();
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "no such file or folder: " + m;
+    }
+    if (e instanceof java.nio.file.NotDirectoryException) {
+      return "not a folder: " + m;
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied: " + m;
+    }
+    if (e instanceof java.nio.file.FileAlreadyExistsException) {
+      return "exists and is not an OpenBook index: " + m;
+    }
+    if (e instanceof java.nio.file.FileSystemException) {
+      return "cannot use " + m;
+    }
+    return m.isEmpty() ? e.getClass().getSimpleName() : m;
   }
 
   public static void main(String[] args) {

@@ -2,6 +2,8 @@ package org.openbook.app.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -52,11 +54,17 @@ public final class ConfigLoader {
     ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     try {
-      OpenBookConfig c = yaml.readValue(file.toFile(), OpenBookConfig.class);
-      return c == null ? OpenBookConfig.defaults() : c;
+      JsonNode tree = yaml.readTree(file.toFile());
+      if (tree == null || tree.isMissingNode() || tree.isNull()) {
+        return OpenBookConfig.defaults(); // an empty or comments-only file: all defaults
+      }
+      return yaml.treeToValue(tree, OpenBookConfig.class);
+    } catch (UnrecognizedPropertyException e) {
+      throw new ConfigException("bad config " + file + ": unknown key '" + dotted(e)
+          + "' (known here: " + e.getKnownPropertyIds() + ")", e);
     } catch (JsonMappingException e) {
-      throw new ConfigException("bad config " + file + " at " + e.getPathReference() + ": "
-          + e.getOriginalMessage(), e);
+      throw new ConfigException("bad config " + file + " at '" + dotted(e) + "': "
+          + firstLine(e.getOriginalMessage()), e);
     } catch (JsonProcessingException e) {
       throw new ConfigException("bad config " + file + " at line "
           + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ": "
@@ -64,6 +72,24 @@ public final class ConfigLoader {
     } catch (IOException e) {
       throw new ConfigException("cannot read config " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The YAML path of a mapping error as {@code retrieval.topK} or {@code principals.hr[0]}. */
+  private static String dotted(JsonMappingException e) {
+    StringBuilder sb = new StringBuilder();
+    for (JsonMappingException.Reference r : e.getPath()) {
+      if (r.getFieldName() != null) {
+        sb.append(sb.length() == 0 ? "" : ".").append(r.getFieldName());
+      } else if (r.getIndex() >= 0) {
+        sb.append('[').append(r.getIndex()).append(']');
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String firstLine(String message) {
+    int nl = message == null ? -1 : message.indexOf('\n');
+    return nl < 0 ? String.valueOf(message) : message.substring(0, nl);
   }
 
   /** A configuration that cannot be used. */
