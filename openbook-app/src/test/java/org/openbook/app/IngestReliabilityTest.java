@@ -22,7 +22,7 @@ import org.openbook.testing.HashEmbedder;
 /** Issue 6 / R20: incremental ingest leaves nothing stale on either route, and persists. */
 class IngestReliabilityTest {
 
-  private static final AccessFilter ALL = new AccessFilter(Set.of("public", "HR"));
+  private static final AccessFilter ALL = new AccessFilter(Set.of("public", "hr"));
   private static final String POLICY = "docs/policy.md";
   private static final String POLICY_V1 = "---\ndept: HR\n---\n## 出差\n出差需提前申请。\n"
       + "## 报销\n报销需附发票。\n## 加班\n加班需主管审批。\n";

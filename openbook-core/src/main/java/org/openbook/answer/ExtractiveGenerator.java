@@ -19,7 +19,9 @@ import org.openbook.chunk.Span;
  * {@code maxSentences} with a positive score are kept, at most {@code maxPerSource} per source
  * (ties go to the better-ranked source, then the earlier sentence), and printed in source rank
  * order, then document order, each followed by its {@code [n]}. When no sentence overlaps the
- * question, the first sentence of source [1] is quoted. The text starts with a label saying it
+ * question the reply is the refusal sentence: passing gate 1 only says a passage is near the
+ * question, and quoting a sentence that shares no word with it would pass an unrelated passage
+ * off as the answer (this is the extractive counterpart of the LLM's refusal). The text starts with a label saying it
  * is an extract ({@code （摘录）} for Chinese questions, {@code (Extract) } for English ones).
  * Deterministic; the whole text is passed to {@code onText} once.
  */
@@ -117,9 +119,8 @@ public final class ExtractiveGenerator implements Generator {
         picked.add(c);
       }
     }
-    if (picked.isEmpty()) {
-      all.stream().filter(c -> c.rank() == 0).findFirst().ifPresent(picked::add);
-    }
+    // No sentence shares a word with the question: quoting one anyway would present an
+    // unrelated passage as the answer, so the caller refuses instead (extractive gate 2).
     picked.sort(Comparator.comparingInt(Candidate::rank).thenComparingInt(Candidate::position));
     return picked;
   }

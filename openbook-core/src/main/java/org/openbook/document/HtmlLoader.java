@@ -4,9 +4,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
@@ -23,8 +27,15 @@ import org.jsoup.nodes.TextNode;
  * {@code ol}, {@code dl} → LIST (one line per item); {@code pre} → CODE (whitespace kept);
  * {@code table} → TABLE (one line per row, cells joined with {@code " | "}).
  *
- * <p>Charset: a BOM or {@code <meta charset>} decides, else UTF-8 (jsoup's rules). Title: the
- * {@code <title>}, else the first {@code h1}, else the file name without extension.
+ * <p>Charset: a BOM or {@code <meta charset>} decides, else UTF-8 (jsoup's rules).
+ *
+ * <p>Metadata comes from {@code <meta name="..." content="...">} anywhere in the page, names
+ * ignoring case: {@code dept} (trimmed and lower-cased, like front matter; {@value
+ * Document#PUBLIC} when absent), {@code title}, and {@code keywords} (stored as {@code tags},
+ * comma-separated and trimmed, as front-matter lists are). A {@code dept} meta that is blank or
+ * given twice with different values is a {@link LoadException.Reason#BAD_METADATA} error, never a
+ * public page. Title: meta {@code title}, else the {@code <title>}, else the first {@code h1},
+ * else the file name without extension.
  */
 public final class HtmlLoader implements DocumentLoader {
 
@@ -40,7 +51,8 @@ public final class HtmlLoader implements DocumentLoader {
   /**
    * {@inheritDoc}
    *
-   * @throws LoadException EMPTY when the main content has no text
+   * @throws LoadException EMPTY when the main content has no text; BAD_METADATA for a blank or
+   *     conflicting {@code <meta name="dept">}
    */
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
@@ -60,12 +72,46 @@ public final class HtmlLoader implements DocumentLoader {
     if (b.sections.isEmpty()) {
       throw new LoadException(LoadException.Reason.EMPTY, source + ": no text in the HTML body");
     }
-    String title = html.title().isBlank()
-        ? (b.firstH1 != null ? b.firstH1 : RawFile.baseName(file))
-        : html.title().strip();
+    Map<String, String> meta = meta(html, source);
+    String title = meta.containsKey("title") ? meta.get("title")
+        : !html.title().isBlank() ? html.title().strip()
+        : b.firstH1 != null ? b.firstH1 : RawFile.baseName(file);
     Document doc = new Document(source, source, title, b.text.toString(), b.sections, List.of(),
-        Map.of(Document.DEPT, Document.PUBLIC), raw.sha256());
+        meta, raw.sha256());
     return new LoadResult(doc, List.of());
+  }
+
+  /**
+   * {@code dept}, {@code title} and {@code tags} from {@code <meta name content>} elements.
+   *
+   * @throws LoadException BAD_METADATA for a blank {@code dept} or two different ones
+   */
+  private static Map<String, String> meta(org.jsoup.nodes.Document html, String source)
+      throws LoadException {
+    Map<String, String> meta = new LinkedHashMap<>();
+    for (Element m : html.select("meta[name]")) {
+      String name = m.attr("name").strip().toLowerCase(Locale.ROOT);
+      String content = m.attr("content").strip();
+      if (name.equals(Document.DEPT)) {
+        String dept = content.toLowerCase(Locale.ROOT);
+        if (dept.isEmpty()) {
+          throw new LoadException(LoadException.Reason.BAD_METADATA,
+              source + ": <meta name=\"dept\"> has no content");
+        }
+        String previous = meta.putIfAbsent(Document.DEPT, dept);
+        if (previous != null && !previous.equals(dept)) {
+          throw new LoadException(LoadException.Reason.BAD_METADATA, source
+              + ": <meta name=\"dept\"> given twice: '" + previous + "' and '" + dept + "'");
+        }
+      } else if (name.equals("title") && !content.isEmpty()) {
+        meta.putIfAbsent("title", content);
+      } else if (name.equals("keywords") && !content.isEmpty()) {
+        meta.putIfAbsent("tags", Arrays.stream(content.split("[,，]")).map(String::strip)
+            .filter(t -> !t.isEmpty()).collect(Collectors.joining(",")));
+      }
+    }
+    meta.putIfAbsent(Document.DEPT, Document.PUBLIC);
+    return meta;
   }
 
   /** Walks the DOM once, appending blocks to {@code text} and recording their sections. */

@@ -11,7 +11,12 @@ public class LoadException extends Exception {
     NEEDS_OCR("needs OCR"),
     BINARY("binary content"),
     CORRUPT("corrupt"),
-    TOO_LARGE("too large");
+    TOO_LARGE("too large"),
+    /**
+     * Metadata that decides access (front matter, HTML {@code <meta name="dept">}) is present but
+     * cannot be read for sure; the file is skipped rather than indexed as public.
+     */
+    BAD_METADATA("bad front matter");
 
     private final String label;
 

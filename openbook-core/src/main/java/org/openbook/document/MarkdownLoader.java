@@ -51,7 +51,11 @@ import org.commonmark.parser.Parser;
  * {@code {#anchor}} (VuePress/VitePress custom id) is removed from heading text.
  *
  * <p>Title: front-matter {@code title}, else the first level-1 heading, else the file name
- * without extension. {@code dept} defaults to {@value Document#PUBLIC}.
+ * without extension. Front-matter keys are lower-cased and {@code dept} is trimmed and
+ * lower-cased ({@code Dept: Finance} → {@code dept=finance}); without front matter {@code dept}
+ * is {@value Document#PUBLIC}. Front matter that opens but cannot be read is a
+ * {@link LoadException.Reason#BAD_METADATA} error, never a public document (see
+ * {@link FrontMatter}).
  */
 public final class MarkdownLoader implements DocumentLoader {
 
@@ -89,12 +93,13 @@ public final class MarkdownLoader implements DocumentLoader {
    * Parses Markdown already decoded to {@code text}.
    *
    * @param fallbackTitle title used when neither front matter nor a level-1 heading gives one
-   * @throws LoadException EMPTY when no block has indexable text
+   * @throws LoadException EMPTY when no block has indexable text; BAD_METADATA when the text
+   *     opens with a {@code ---} line but its front matter cannot be read (see
+   *     {@link FrontMatter})
    */
   public LoadResult parse(String text, String source, String fallbackTitle, String contentHash)
       throws LoadException {
-    FrontMatter fm = FrontMatter.parse(text);
-    List<String> warnings = new ArrayList<>(fm.warnings());
+    FrontMatter fm = FrontMatter.parse(text, source);
     // Blank the front matter out (same length, newlines kept) so commonmark neither sees a
     // thematic break / setext heading there nor shifts any offset.
     String body = blankOut(text, fm.end());
@@ -134,7 +139,7 @@ public final class MarkdownLoader implements DocumentLoader {
     meta.putIfAbsent(Document.DEPT, Document.PUBLIC);
     String title = nonBlank(meta.get("title"), nonBlank(firstH1, fallbackTitle));
     Document doc = new Document(source, source, title, text, sections, List.of(), meta, contentHash);
-    return new LoadResult(doc, warnings);
+    return new LoadResult(doc, List.of());
   }
 
   private static Section.Kind kindOf(Node n) {

@@ -3,6 +3,7 @@ package org.openbook.document;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,10 +12,15 @@ import java.util.Set;
  * Loads plain text ({@code .txt}) in any common encoding (see {@link Charsets} for the detection
  * order: BOM, strict UTF-8, ICU4J with a GB18030 preference).
  *
- * <p>{@link Document#text()} is the decoded content without a BOM. Sections are the paragraphs
- * separated by blank lines (all {@link Section.Kind#PARAGRAPH}, empty heading path). The title is
- * the file name without extension; {@code meta} holds {@code charset} (Java charset name) and
- * {@code dept=public}.
+ * <p>{@link Document#text()} is the decoded content without a BOM. A file that opens with a
+ * {@code ---} line has YAML front matter exactly as in Markdown (see {@link FrontMatter}): its
+ * keys go into {@code meta} (lower-cased; {@code dept} trimmed and lower-cased), it stays in the
+ * text but belongs to no section, and front matter that cannot be read is a
+ * {@link LoadException.Reason#BAD_METADATA} error. Sections are the paragraphs after the front
+ * matter separated by blank lines (all {@link Section.Kind#PARAGRAPH}, empty heading path). The
+ * title is front-matter {@code title}, else the file name without extension; {@code meta} also
+ * holds {@code charset} (the detected Java charset name, which front matter cannot override) and
+ * {@code dept} ({@value Document#PUBLIC} when not given).
  */
 public final class TextLoader implements DocumentLoader {
 
@@ -30,23 +36,28 @@ public final class TextLoader implements DocumentLoader {
    * {@inheritDoc}
    *
    * @throws LoadException BINARY for non-text content, EMPTY for empty or whitespace-only text
+   *     (front matter aside), BAD_METADATA for front matter that cannot be read
    */
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);
     Charsets.Decoded decoded = Charsets.decode(raw.bytes(), source);
     String text = decoded.text();
+    FrontMatter fm = FrontMatter.parse(text, source);
     List<Section> sections = new ArrayList<>();
-    for (int[] p : TextBlocks.paragraphs(text, 0, text.length())) {
+    for (int[] p : TextBlocks.paragraphs(text, fm.end(), text.length())) {
       sections.add(new Section(Section.Kind.PARAGRAPH, List.of(), p[0], p[1]));
     }
     if (sections.isEmpty()) {
-      throw new LoadException(LoadException.Reason.EMPTY, source + ": empty or whitespace only");
+      throw new LoadException(LoadException.Reason.EMPTY, source
+          + (fm.end() > 0 ? ": no text outside front matter" : ": empty or whitespace only"));
     }
-    Map<String, String> meta =
-        Map.of(CHARSET, decoded.charset().name(), Document.DEPT, Document.PUBLIC);
-    Document doc = new Document(source, source, RawFile.baseName(file), text, sections, List.of(),
-        meta, raw.sha256());
+    Map<String, String> meta = new LinkedHashMap<>(fm.meta());
+    meta.put(CHARSET, decoded.charset().name());
+    meta.putIfAbsent(Document.DEPT, Document.PUBLIC);
+    String title = meta.getOrDefault("title", "").strip();
+    Document doc = new Document(source, source, title.isEmpty() ? RawFile.baseName(file) : title,
+        text, sections, List.of(), meta, raw.sha256());
     return new LoadResult(doc,
         decoded.warning().isEmpty() ? List.of() : List.of(decoded.warning()));
   }

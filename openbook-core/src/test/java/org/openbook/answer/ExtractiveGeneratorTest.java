@@ -37,13 +37,15 @@ class ExtractiveGeneratorTest {
   }
 
   @Test
-  void should_quote_the_first_sentence_of_source_one_when_nothing_overlaps() {
+  void should_refuse_when_no_sentence_shares_a_word_with_the_question() {
     List<Source> sources = Fixtures.sources(
         "hr/leave.md", "# 假期\n年假需提前三天申请。病假需提供证明。",
         "it/vpn.md", "VPN账号由IT部门开通。");
 
     assertThat(generator.generate("报销流程", sources, s -> {}))
-        .isEqualTo("（摘录）年假需提前三天申请[1]。");
+        .isEqualTo(RefusalPolicy.DEFAULT.sentenceFor("报销流程"));
+    assertThat(generator.generate("What is the weather in Paris tomorrow?", sources, s -> {}))
+        .isEqualTo(RefusalPolicy.DEFAULT.sentenceFor("What is the weather in Paris tomorrow?"));
   }
 
   @Test

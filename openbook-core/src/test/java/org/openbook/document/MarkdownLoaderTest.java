@@ -177,14 +177,12 @@ class MarkdownLoaderTest {
   }
 
   @Test
-  void should_warn_and_continue_on_malformed_front_matter() throws LoadException {
-    LoadResult r = loader.parse("---\ntitle: [unclosed\ndept: hr\n---\n正文。\n", "bad.md", "bad",
-        "h");
-
-    assertThat(r.warnings()).singleElement().asString().startsWith("front matter: malformed YAML");
-    assertThat(r.document().dept()).isEqualTo("public");
-    assertThat(r.document().title()).isEqualTo("bad");
-    assertThat(TestData.sectionTexts(r.document())).containsExactly("正文。");
+  void should_refuse_malformed_front_matter_instead_of_loading_it_as_public() {
+    assertThatThrownBy(() -> loader.parse("---\ntitle: [unclosed\ndept: hr\n---\n正文。\n",
+        "bad.md", "bad", "h"))
+        .isInstanceOfSatisfying(LoadException.class,
+            e -> assertThat(e.reason()).isEqualTo(LoadException.Reason.BAD_METADATA))
+        .hasMessageStartingWith("bad.md: front matter: malformed YAML");
   }
 
   @Test

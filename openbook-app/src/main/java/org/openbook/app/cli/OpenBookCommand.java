@@ -33,8 +33,17 @@ public final class OpenBookCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** Runs the CLI and returns its exit code (for tests). */
+  /** Runs the CLI and returns its exit code. */
   public static int execute(String... args) {
+    return commandLine().execute(args);
+  }
+
+  /**
+   * The configured command line: execution errors print {@code error: <one line>} (with the
+   * stack trace when {@code OPENBOOK_DEBUG} is set) and exit {@value #EXIT_ERROR}. Tests may set
+   * its out/err writers before {@code execute}.
+   */
+  public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new OpenBookCommand());
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("error: " + describe(e));
@@ -43,7 +52,7 @@ public final class OpenBookCommand implements Runnable {
       }
       return EXIT_ERROR;
     });
-    return cl.execute(args);
+    return cl;
   }
 
   /** A one-line message for the user: what went wrong and with which path. */

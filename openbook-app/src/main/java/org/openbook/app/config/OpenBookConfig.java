@@ -64,7 +64,9 @@ public record OpenBookConfig(
       throw new IllegalArgumentException("unknown principal '" + name + "'; known: "
           + (principals.isEmpty() ? "(none configured)" : String.join(", ", principals.keySet())));
     }
-    return new Principal(name, Set.copyOf(depts));
+    // departments are lower-case ids, as the loaders store them (dept: Finance → finance)
+    return new Principal(name, depts.stream().map(d -> d.trim().toLowerCase(java.util.Locale.ROOT))
+        .collect(java.util.stream.Collectors.toSet()));
   }
 
   /** Chunk budget in chars; defaults from {@link ChunkerSettings#DEFAULT}. */

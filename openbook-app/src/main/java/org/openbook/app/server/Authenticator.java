@@ -37,8 +37,9 @@ public final class Authenticator {
         throw new IllegalArgumentException("server.tokens: token maps to no principal name");
       }
       tokens.put(e.getKey().getBytes(StandardCharsets.UTF_8), name);
-      List<String> depts = config.principals().get(name);
-      principals.put(name, new Principal(name, depts == null ? Set.of() : Set.copyOf(depts)));
+      // the same lookup as the CLI (departments lower-cased); an unlisted name reads public only
+      principals.put(name, config.principals().containsKey(name)
+          ? config.principal(name) : new Principal(name, Set.of()));
     }
     this.writers = Set.copyOf(config.server().writers());
   }

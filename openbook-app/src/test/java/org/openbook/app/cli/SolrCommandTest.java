@@ -19,13 +19,9 @@ class SolrCommandTest {
   private static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = new CommandLine(new OpenBookCommand());
+    CommandLine cl = OpenBookCommand.commandLine();
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
-    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      cmd.getErr().println("error: " + e.getMessage());
-      return OpenBookCommand.EXIT_ERROR;
-    });
     return new Run(cl.execute(args), out.toString(), err.toString());
   }
 
