@@ -121,10 +121,14 @@ public final class PdfLoader implements DocumentLoader {
             start + para[1]));
       }
     }
+    if (pageTexts.isEmpty()) {
+      // a truncated file that PDFBox half-repairs ends up with no page tree at all
+      throw new LoadException(LoadException.Reason.CORRUPT,
+          source + ": PDF has no pages (truncated or damaged)");
+    }
     if (sections.isEmpty()) {
-      throw new LoadException(LoadException.Reason.NEEDS_OCR, pageTexts.isEmpty()
-          ? source + ": PDF has no pages"
-          : source + ": no page has usable text (" + String.join("; ", warnings) + ")");
+      throw new LoadException(LoadException.Reason.NEEDS_OCR,
+          source + ": no page has usable text (" + String.join("; ", warnings) + ")");
     }
     Document doc = new Document(source, source, title, text.toString(), sections, pages,
         Map.of(Document.DEPT, Document.PUBLIC), hash);

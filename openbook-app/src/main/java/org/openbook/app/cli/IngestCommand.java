@@ -43,7 +43,8 @@ public final class IngestCommand implements Callable<Integer> {
       throw new IllegalArgumentException("not a folder: " + dir);
     }
     try (Engine engine = Engine.forIngest(common.index, common.loadConfig(), reset);
-         Progress progress = new Progress(!noProgress && !common.json)) {
+         // a bar only for a person at a terminal, not in logs or pipes
+         Progress progress = new Progress(!noProgress && !common.json && System.console() != null)) {
       IngestReport report = engine.ingest(dir, progress);
       progress.close();
       long total = engine.count();
