@@ -21,12 +21,12 @@ import org.openbook.eval.SquadDataset;
  * paragraph section), chunked by the normal chunker, so a chunk maps back to its paragraph by
  * {@link Chunk#docId()}.
  */
-final class SquadCorpus {
+public final class SquadCorpus {
 
   private SquadCorpus() {}
 
   /** The document of paragraph {@code p}. */
-  static Document document(SquadDataset.Paragraph p) {
+  public static Document document(SquadDataset.Paragraph p) {
     return new Document(p.id(), p.id(), p.title(), p.text(),
         List.of(new Section(Section.Kind.PARAGRAPH, List.of(), 0, p.text().length())), List.of(),
         Map.of(Document.DEPT, Document.PUBLIC, "title", p.title(), "source", p.id()),
@@ -34,7 +34,7 @@ final class SquadCorpus {
   }
 
   /** Every chunk of every paragraph, in paragraph order. */
-  static List<List<Chunk>> chunk(SquadDataset data, Chunker chunker) {
+  public static List<List<Chunk>> chunk(SquadDataset data, Chunker chunker) {
     List<List<Chunk>> out = new ArrayList<>(data.paragraphs().size());
     for (SquadDataset.Paragraph p : data.paragraphs()) {
       out.add(chunker.chunk(document(p)));
@@ -43,7 +43,7 @@ final class SquadCorpus {
   }
 
   /** A ranking of paragraph ids judged against question {@code q}'s own paragraph. */
-  static Judged judge(SquadDataset.Question q, List<String> rankedParagraphIds) {
+  public static Judged judge(SquadDataset.Question q, List<String> rankedParagraphIds) {
     String gold = "p" + q.paragraph();
     List<Set<Integer>> m = new ArrayList<>(rankedParagraphIds.size());
     for (String id : rankedParagraphIds) {

@@ -98,12 +98,18 @@ public final class GateCalibration {
     // Integer bin indices, so float steps cannot drop the last bin.
     int first = (int) Math.floor(Math.min(a[0], u[0]) * 20);
     int last = (int) Math.floor(Math.max(a[2], u[2]) * 20);
+    int most = 1;
+    for (int bin = first; bin <= last; bin++) {
+      most = Math.max(most, Math.max(countBin(answerable, bin), countBin(unanswerable, bin)));
+    }
+    // Bars are at most 40 characters; the counts are printed as numbers anyway.
+    double scale = Math.min(1.0, 40.0 / most);
     for (int bin = first; bin <= last; bin++) {
       double b = bin / 20.0;
       int na = countBin(answerable, bin);
       int nu = countBin(unanswerable, bin);
-      out.append(String.format(Locale.ROOT, "[%.2f, %.2f)  A %-3d %-20s U %-3d %s%n", b, b + 0.05,
-          na, "#".repeat(na), nu, "=".repeat(nu)));
+      out.append(String.format(Locale.ROOT, "[%.2f, %.2f)  A %-4d %-40s U %-4d %s%n", b,
+          b + 0.05, na, "#".repeat(bar(na, scale)), nu, "=".repeat(bar(nu, scale))));
     }
     out.append('\n');
     if (separable()) {
@@ -128,9 +134,14 @@ public final class GateCalibration {
           "highest threshold with no false refusal on this sample: %.3f (refuses below it) -> "
               + "refusal recall %.3f, precision %s%n",
           a[0], safe.recall(), EvalReport.f3(safe.precision())));
-      out.append("\nthreshold sweep (refuse below t), up to full refusal recall:\n"
+      out.append("\nthreshold sweep (refuse below t; one row per 0.01 for large samples), up to "
+          + "full refusal recall:\n"
           + "   t      refusal-R  refusal-P  false-refusal\n");
-      for (double[] row : sweep()) {
+      List<double[]> rows = sweep();
+      if (rows.size() > 40) {
+        rows = onGrid(rows);
+      }
+      for (double[] row : rows) {
         out.append(String.format(Locale.ROOT, "  %.3f    %.3f      %s      %.3f%n", row[0], row[1],
             EvalReport.f3(row[2]), row[3]));
         if (row[1] >= 1) {
@@ -139,6 +150,27 @@ public final class GateCalibration {
       }
     }
     return out.toString();
+  }
+
+  /** A non-empty count keeps at least one character. */
+  private static int bar(int n, double scale) {
+    return n == 0 ? 0 : Math.max(1, (int) Math.round(n * scale));
+  }
+
+  /** For large samples: the last sweep row at or below each multiple of 0.01. */
+  private static List<double[]> onGrid(List<double[]> rows) {
+    List<double[]> kept = new ArrayList<>();
+    long cell = Long.MIN_VALUE;
+    for (int i = 0; i < rows.size(); i++) {
+      long c = (long) Math.floor(rows.get(i)[0] * 100);
+      boolean lastInCell = i + 1 == rows.size()
+          || (long) Math.floor(rows.get(i + 1)[0] * 100) != c;
+      if (lastInCell && c != cell) {
+        kept.add(rows.get(i));
+        cell = c;
+      }
+    }
+    return kept;
   }
 
   private static int countBin(double[] values, int bin) {
