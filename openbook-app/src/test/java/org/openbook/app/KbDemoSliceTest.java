@@ -101,7 +101,8 @@ class KbDemoSliceTest {
         misses.add(c.get("id").asText());
       }
     }
-    // Floor stated in the README ("Quality floors"): 16 of 17 measured; 15 keeps one case of slack.
+    // 15 of 17 measured with the shipped fusion; the two misses rank the gold 2nd and 3rd:
+    // q19's answer is in the second chunk of its section, q43 says 换个新的 where the text has 换货.
     assertThat(first).as("gold first; misses %s", misses).isGreaterThanOrEqualTo(15);
     assertThat(total).isEqualTo(17);
   }
