@@ -64,12 +64,14 @@ public final class Engine implements Closeable {
   /** Embedded Lucene or SolrCloud, as {@code store.type} says ({@link StoreFactory}). */
   private final IndexStore store;
   private final StructuredChunker chunker;
+  private final Path index;
   /** Embedding cache under the index folder; only for ingest engines, else null. */
   private final EmbeddingCache cache;
 
   private Engine(OpenBookConfig config, Embedder embedder, Path index, boolean write,
       boolean reset) throws IOException {
     this.config = config;
+    this.index = index;
     this.embedder = embedder;
     this.analysis = OpenBookAnalysis.defaultAnalysis();
     this.chunker = new StructuredChunker(config.chunking().settings(), embedder::countTokens,
@@ -129,6 +131,11 @@ public final class Engine implements Closeable {
 
   /** Ingests a folder incrementally (everything again after a reset) and commits. */
   public IngestReport ingest(Path root, IngestListener listener) throws IOException {
+    if (index.toAbsolutePath().normalize().startsWith(root.toAbsolutePath().normalize())) {
+      // the walk would read the index's own files as documents
+      throw new IllegalArgumentException("the index folder " + index + " is inside the documents"
+          + " folder " + root + "; keep it elsewhere");
+    }
     long maxBytes = config.ingest().maxFileBytes() == null
         ? DocumentReader.DEFAULT_MAX_BYTES : config.ingest().maxFileBytes();
     var in = config.ingest();

@@ -81,4 +81,16 @@ class CliErrorsTest {
       assertThat(e.ingest(docs, IngestListener.NONE).added()).isEqualTo(1);
     }
   }
+
+  @Test
+  void should_refuse_an_index_inside_the_documents_folder() throws Exception {
+    Path docs = Files.createDirectories(tmp.resolve("docs"));
+    Files.writeString(docs.resolve("a.md"), "# A\n\n年假申请需提前三天提交。\n");
+    try (Engine e = Engine.open(docs.resolve("index"), OpenBookConfig.defaults(),
+        new HashEmbedder(), true, false)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> e.ingest(docs, IngestListener.NONE))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("is inside the documents folder");
+    }
+  }
 }
