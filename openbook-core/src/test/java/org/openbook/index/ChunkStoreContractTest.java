@@ -167,6 +167,45 @@ public abstract class ChunkStoreContractTest {
         .isSortedAccordingTo(Comparator.reverseOrder());
   }
 
+  // ---------------------------------------------------------------- degenerate vectors
+
+  /**
+   * Many identical vectors (a repetitive log file) can split the HNSW graph so that the
+   * approximate search misses allowed chunks; the dense route must still return the best allowed
+   * chunk first and as many chunks as asked for.
+   */
+  @Test
+  void should_find_the_best_chunk_among_many_identical_vectors() throws IOException {
+    ChunkStoreUnderTest s = openTracked(MANIFEST);
+    int dims = EMBEDDER.dimension();
+    List<EmbeddedChunk> log = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      log.add(new EmbeddedChunk(chunk("logs/service.log", i, "hr", "INFO heartbeat ok"),
+          axis(dims, 0)));
+    }
+    s.writer().replaceDocument("logs/service.log", log);
+    for (int d = 1; d <= 20; d++) {
+      s.writer().replaceDocument("docs/" + d,
+          List.of(new EmbeddedChunk(chunk("docs/" + d, 0, "hr", "document " + d), axis(dims, d))));
+    }
+    s.writer().commit();
+
+    List<ScoredChunk> hits = s.dense().searchDense(axis(dims, 7), 50, ALL);
+
+    assertThat(hits).hasSize(50);
+    assertThat(hits.get(0).chunk().docId()).isEqualTo("docs/7");
+    assertThat(hits.get(0).score()).isCloseTo(1.0, org.assertj.core.api.Assertions.within(1e-5));
+    assertRanked(hits);
+  }
+
+  /** A unit-ish vector mostly along {@code axis}, with a small component shared by all. */
+  private static float[] axis(int dims, int axis) {
+    float[] v = new float[dims];
+    v[dims - 1] = 0.3f;
+    v[axis] = 0.95f;
+    return org.openbook.embed.Vectors.normalize(v);
+  }
+
   // ---------------------------------------------------------------- ingest and lookup
 
   @Test

@@ -251,6 +251,13 @@ public final class SolrChunkStore
     SolrQuery q = new SolrQuery(
         "{!knn f=" + SolrFields.VECTOR + " topK=" + topN + "}" + vector);
     List<ScoredChunk> hits = search("dense search", q, topN, filter);
+    if (hits.size() < topN && numFound(new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(departments(filter))) > hits.size()) {
+      // HNSW missed chunks the filter allows (a graph split by many identical vectors,
+      // apache/lucene#12627): score every allowed chunk exactly, as the Lucene store does.
+      // The two-argument vectorSimilarity uses the field's own similarity (SOLR-17164).
+      hits = exactDense(queryVector, topN, filter);
+    }
     // Lucene's cosine score is (1 + cos) / 2; the SPI promises the cosine itself.
     return hits.stream()
         .map(h -> new ScoredChunk(h.chunk(), h.rank(), 2 * h.score() - 1))
@@ -288,6 +295,16 @@ public final class SolrChunkStore
     return search("sparse search", q, topN, filter).stream()
         .filter(h -> h.score() > 0)
         .toList();
+  }
+
+  /**
+   * Every allowed chunk scored exactly against {@code queryVector}, with the field's similarity
+   * (the same (1 + cos) / 2 score as the kNN query); the fallback of {@link #searchDense}.
+   */
+  List<ScoredChunk> exactDense(float[] queryVector, int topN, AccessFilter filter)
+      throws IOException {
+    return search("exact dense search", new SolrQuery("{!func}vectorSimilarity("
+        + SolrFields.VECTOR + "," + vectorLiteral(queryVector) + ")"), topN, filter);
   }
 
   private List<ScoredChunk> search(String what, SolrQuery q, int topN, AccessFilter filter)

@@ -88,6 +88,33 @@ class SolrChunkStoreContractTest extends ChunkStoreContractTest {
   // ---------------------------------------------------------------- Solr only
 
   @Test
+  void should_score_the_exact_fallback_like_the_knn_search() throws Exception {
+    try (SolrChunkStore store = SolrChunkStore.open(config(newCollection()), MANIFEST, ANALYSIS)) {
+      java.util.List<org.openbook.index.EmbeddedChunk> chunks = new java.util.ArrayList<>();
+      for (String t : new String[] {"年假申请需提前三天提交。", "病假需要医院证明。", "VPN 账号由 IT 开通。"}) {
+        chunks.add(new org.openbook.index.EmbeddedChunk(
+            chunk("doc/" + chunks.size(), 0, "hr", t), EMBEDDER.embed(t)));
+      }
+      for (var c : chunks) {
+        store.replaceDocument(c.chunk().docId(), java.util.List.of(c));
+      }
+      store.commit();
+      float[] q = EMBEDDER.embed("年假怎么申请");
+      var filter = new org.openbook.index.AccessFilter(java.util.Set.of("hr"));
+
+      var knn = store.searchDense(q, 3, filter);
+      var exact = store.exactDense(q, 3, filter);
+
+      assertThat(exact).extracting(h -> h.chunk().id())
+          .containsExactlyElementsOf(knn.stream().map(h -> h.chunk().id()).toList());
+      for (int i = 0; i < knn.size(); i++) {
+        assertThat(2 * exact.get(i).score() - 1)
+            .isCloseTo(knn.get(i).score(), org.assertj.core.api.Assertions.within(1e-5));
+      }
+    }
+  }
+
+  @Test
   void should_create_then_update_collection_with_two_shards() throws Exception {
     String name = newCollection();
     try (CloudHttp2SolrClient client = config(name).newClient()) {
