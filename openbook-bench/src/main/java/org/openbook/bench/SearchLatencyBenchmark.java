@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -13,6 +12,7 @@ import org.openbook.app.Engine;
 import org.openbook.app.config.ConfigLoader;
 import org.openbook.app.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.eval.Percentiles;
 import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
@@ -72,13 +72,12 @@ public final class SearchLatencyBenchmark implements Callable<Integer> {
           r.retrieve(q);
           ms[i] = (System.nanoTime() - t0) / 1e6;
         }
-        Arrays.sort(ms);
-        double median = percentile(ms, 0.5);
+        double median = Percentiles.of(ms, 50);
         if (mode == HybridRetriever.Mode.DENSE) {
           denseMedian = median;
         }
         System.out.printf(Locale.ROOT, "%-7s median %6.1f ms  p95 %6.1f ms  (%.2f x dense)%n",
-            mode.name().toLowerCase(Locale.ROOT), median, percentile(ms, 0.95),
+            mode.name().toLowerCase(Locale.ROOT), median, Percentiles.of(ms, 95),
             median / denseMedian);
       }
     }
@@ -102,12 +101,6 @@ public final class SearchLatencyBenchmark implements Callable<Integer> {
       throw new IllegalArgumentException("no questions in " + file);
     }
     return out;
-  }
-
-  /** Nearest-rank percentile of sorted values. */
-  static double percentile(double[] sorted, double p) {
-    int i = (int) Math.ceil(p * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
   }
 
   public static void main(String[] args) {

@@ -1,11 +1,6 @@
 package org.openbook.retrieve;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.openbook.chunk.Chunk;
 import org.openbook.index.ScoredChunk;
 
 /**
@@ -38,20 +33,20 @@ public record MinMaxFusion(double denseWeight, double sparseWeight) implements F
 
   @Override
   public List<Hit> fuse(List<ScoredChunk> dense, List<ScoredChunk> sparse) {
-    Map<String, RrfFusion.Acc> byId = new LinkedHashMap<>();
-    add(byId, dense, denseWeight, true);
-    add(byId, sparse, sparseWeight, false);
-    List<RrfFusion.Acc> all = new ArrayList<>(byId.values());
-    all.sort(Comparator.comparingDouble((RrfFusion.Acc a) -> -a.fused)
-        .thenComparingInt(RrfFusion.Acc::bestRank)
-        .thenComparing(a -> a.chunk.id()));
-    List<Hit> hits = new ArrayList<>(all.size());
-    all.forEach(a -> hits.add(a.toHit()));
-    return hits;
+    FusedScores fused = new FusedScores();
+    double[] d = normalised(dense);
+    for (int i = 0; i < dense.size(); i++) {
+      fused.addDense(dense.get(i), denseWeight * d[i]);
+    }
+    double[] s = normalised(sparse);
+    for (int i = 0; i < sparse.size(); i++) {
+      fused.addSparse(sparse.get(i), sparseWeight * s[i]);
+    }
+    return fused.ranked();
   }
 
-  private static void add(Map<String, RrfFusion.Acc> byId, List<ScoredChunk> route, double weight,
-      boolean isDense) {
+  /** {@code (s − min) / (max − min)} over the route's list; 1 for all when they are equal. */
+  private static double[] normalised(List<ScoredChunk> route) {
     double min = Double.POSITIVE_INFINITY;
     double max = Double.NEGATIVE_INFINITY;
     for (ScoredChunk s : route) {
@@ -59,17 +54,10 @@ public record MinMaxFusion(double denseWeight, double sparseWeight) implements F
       max = Math.max(max, s.score());
     }
     double span = max - min;
-    for (ScoredChunk s : route) {
-      Chunk c = s.chunk();
-      RrfFusion.Acc a = byId.computeIfAbsent(c.id(), id -> new RrfFusion.Acc(c));
-      if (isDense) {
-        a.denseRank = s.rank();
-        a.denseScore = s.score();
-      } else {
-        a.sparseRank = s.rank();
-        a.sparseScore = s.score();
-      }
-      a.fused += weight * (span > 0 ? (s.score() - min) / span : 1.0);
+    double[] out = new double[route.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = span > 0 ? (route.get(i).score() - min) / span : 1.0;
     }
+    return out;
   }
 }

@@ -1,11 +1,6 @@
 package org.openbook.retrieve;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.openbook.chunk.Chunk;
 import org.openbook.index.ScoredChunk;
 
 /**
@@ -38,51 +33,13 @@ public record RrfFusion(double k, double denseWeight, double sparseWeight) imple
 
   @Override
   public List<Hit> fuse(List<ScoredChunk> dense, List<ScoredChunk> sparse) {
-    Map<String, Acc> byId = new LinkedHashMap<>();
+    FusedScores fused = new FusedScores();
     for (ScoredChunk s : dense) {
-      Acc a = byId.computeIfAbsent(s.chunk().id(), id -> new Acc(s.chunk()));
-      a.denseRank = s.rank();
-      a.denseScore = s.score();
-      a.fused += denseWeight / (k + s.rank());
+      fused.addDense(s, denseWeight / (k + s.rank()));
     }
     for (ScoredChunk s : sparse) {
-      Acc a = byId.computeIfAbsent(s.chunk().id(), id -> new Acc(s.chunk()));
-      a.sparseRank = s.rank();
-      a.sparseScore = s.score();
-      a.fused += sparseWeight / (k + s.rank());
+      fused.addSparse(s, sparseWeight / (k + s.rank()));
     }
-    List<Acc> all = new ArrayList<>(byId.values());
-    all.sort(Comparator.comparingDouble((Acc a) -> -a.fused)
-        .thenComparingInt(Acc::bestRank)
-        .thenComparing(a -> a.chunk.id()));
-    List<Hit> hits = new ArrayList<>(all.size());
-    for (Acc a : all) {
-      hits.add(a.toHit());
-    }
-    return hits;
-  }
-
-  /** Mutable accumulator for one chunk id while fusing. */
-  static final class Acc {
-    final Chunk chunk;
-    int denseRank;
-    double denseScore = Double.NaN;
-    int sparseRank;
-    double sparseScore = Double.NaN;
-    double fused;
-
-    Acc(Chunk chunk) {
-      this.chunk = chunk;
-    }
-
-    int bestRank() {
-      int d = denseRank == 0 ? Integer.MAX_VALUE : denseRank;
-      int s = sparseRank == 0 ? Integer.MAX_VALUE : sparseRank;
-      return Math.min(d, s);
-    }
-
-    Hit toHit() {
-      return new Hit(chunk, denseRank, denseScore, sparseRank, sparseScore, fused, Double.NaN);
-    }
+    return fused.ranked();
   }
 }

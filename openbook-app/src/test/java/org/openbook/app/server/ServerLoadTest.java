@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbook.eval.Percentiles;
 
 /**
  * Bounded load test on loopback, not part of the default run: {@code N} clients (default 20) for
@@ -153,18 +153,14 @@ class ServerLoadTest {
     }
   }
 
-  /** Nearest-rank percentiles in milliseconds. */
+  /** Nearest-rank percentiles in milliseconds ({@link Percentiles}). */
   private static String percentiles(List<Long> nanos) {
     if (nanos.isEmpty()) {
       return "n=0";
     }
-    Collections.sort(nanos);
-    return String.format("n=%d p50=%.1f ms p95=%.1f ms p99=%.1f ms max=%.1f ms", nanos.size(),
-        rank(nanos, 0.50), rank(nanos, 0.95), rank(nanos, 0.99), nanos.get(nanos.size() - 1) / 1e6);
-  }
-
-  private static double rank(List<Long> sorted, double p) {
-    int i = (int) Math.ceil(p * sorted.size()) - 1;
-    return sorted.get(Math.max(0, i)) / 1e6;
+    double[] ms = nanos.stream().mapToDouble(n -> n / 1e6).toArray();
+    return String.format("n=%d p50=%.1f ms p95=%.1f ms p99=%.1f ms max=%.1f ms", ms.length,
+        Percentiles.of(ms, 50), Percentiles.of(ms, 95), Percentiles.of(ms, 99),
+        Percentiles.of(ms, 100));
   }
 }
