@@ -41,8 +41,7 @@ final class LexicalFeatures {
 
   /** The distinct features of {@code text}, in order of first occurrence. */
   static Set<String> of(String text) {
-    String t = Normalizer.normalize(CitationMarkers.strip(text), Normalizer.Form.NFKC)
-        .toLowerCase(Locale.ROOT);
+    String t = normalise(text);
     Set<String> out = new LinkedHashSet<>();
     int i = 0;
     int n = t.length();
@@ -118,14 +117,13 @@ final class LexicalFeatures {
    * ({@code E2}, {@code PM2.5}) are not quantities.
    */
   static Set<String> quantities(String text) {
-    String t = Normalizer.normalize(CitationMarkers.strip(text), Normalizer.Form.NFKC)
-        .toLowerCase(Locale.ROOT);
+    String t = normalise(text);
     Set<String> out = new LinkedHashSet<>();
     int n = t.length();
     int i = 0;
     while (i < n) {
       char c = t.charAt(i);
-      boolean startsNumber = Character.isDigit(c) && c < 128
+      boolean startsNumber = isAsciiDigit(c)
           && (i == 0 || !Character.isLetterOrDigit(t.charAt(i - 1)) || isHan(t.charAt(i - 1)))
           && (i == 0 || t.charAt(i - 1) != '.');
       if (startsNumber) {
@@ -162,6 +160,12 @@ final class LexicalFeatures {
     if (j < t.length() && UNITS.indexOf(t.charAt(j)) >= 0) {
       out.add(number + t.charAt(j));
     }
+  }
+
+  /** Markers removed (their digits are no numbers), NFKC-normalised, lower-cased. */
+  private static String normalise(String text) {
+    return Normalizer.normalize(CitationMarkers.strip(text), Normalizer.Form.NFKC)
+        .toLowerCase(Locale.ROOT);
   }
 
   private static boolean isAsciiDigit(char c) {

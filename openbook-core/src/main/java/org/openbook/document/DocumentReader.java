@@ -1,8 +1,12 @@
 package org.openbook.document;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.util.HexFormat;
+import java.util.Set;
 
 /**
  * The one call the ingest pipeline makes per file: picks the loader, enforces a size limit and
@@ -35,7 +39,7 @@ public final class DocumentReader {
   }
 
   /** Extensions this reader accepts (lower case, no dot). */
-  public java.util.Set<String> supportedExtensions() {
+  public Set<String> supportedExtensions() {
     return loaders.supportedExtensions();
   }
 
@@ -51,15 +55,13 @@ public final class DocumentReader {
    * @throws LoadException UNREADABLE when the file cannot be read
    */
   public String contentHash(Path file, String source) throws LoadException {
-    try (var in = new java.security.DigestInputStream(Files.newInputStream(file),
-        java.security.MessageDigest.getInstance("SHA-256"))) {
-      in.transferTo(java.io.OutputStream.nullOutputStream());
-      return java.util.HexFormat.of().formatHex(in.getMessageDigest().digest());
+    // streamed rather than RawFile.read: no need to hold a large unchanged file in memory
+    try (var in = new DigestInputStream(Files.newInputStream(file), RawFile.newSha256())) {
+      in.transferTo(OutputStream.nullOutputStream());
+      return HexFormat.of().formatHex(in.getMessageDigest().digest());
     } catch (IOException e) {
       throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
           e);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM must provide SHA-256", e);
     }
   }
 

@@ -24,8 +24,13 @@ record RawFile(byte[] bytes, String sha256) {
 
   /** Lower-case hex SHA-256 of {@code bytes}. */
   static String sha256Hex(byte[] bytes) {
+    return HexFormat.of().formatHex(newSha256().digest(bytes));
+  }
+
+  /** A fresh SHA-256 digest; shared with {@link DocumentReader#contentHash}, which streams. */
+  static MessageDigest newSha256() {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM must provide SHA-256", e);
     }
