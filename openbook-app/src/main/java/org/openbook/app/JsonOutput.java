@@ -1,6 +1,7 @@
 package org.openbook.app;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -63,12 +64,7 @@ public final class JsonOutput {
       n.put("source", c.source());
       n.put("supported", c.supported());
     }
-    ArrayNode sources = root.putArray("sources");
-    for (Source s : a.sources()) {
-      ObjectNode n = hit(s.n(), s.hit());
-      n.put("n", s.n());
-      sources.add(n);
-    }
+    root.set("sources", sourcesNode(a.sources()));
     var d = a.diagnostics();
     ObjectNode diag = root.putObject("diagnostics");
     diag.put("generator", d.generator());
@@ -114,6 +110,24 @@ public final class JsonOutput {
     return write(root);
   }
 
+  /**
+   * The {@code sources} array of {@link #ask(Query, Answer)} on its own (as the server streams
+   * it before the answer): each source is a search hit ranked by its {@code n}, plus {@code n}.
+   */
+  public static String sources(List<Source> sources) {
+    return write(sourcesNode(sources));
+  }
+
+  private static ArrayNode sourcesNode(List<Source> sources) {
+    ArrayNode arr = MAPPER.createArrayNode();
+    for (Source s : sources) {
+      ObjectNode n = hit(s.n(), s.hit());
+      n.put("n", s.n());
+      arr.add(n);
+    }
+    return arr;
+  }
+
   private static ObjectNode hit(int rank, Hit h) {
     Chunk c = h.chunk();
     ObjectNode n = MAPPER.createObjectNode();
@@ -154,7 +168,7 @@ public final class JsonOutput {
     }
   }
 
-  private static String write(ObjectNode node) {
+  private static String write(JsonNode node) {
     try {
       return MAPPER.writeValueAsString(node);
     } catch (JsonProcessingException e) {

@@ -275,12 +275,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     List<List<EmbeddedChunk>> out = new ArrayList<>(chunks.size());
     try (ProgressBar bar = bar("embed chunks", chunks.size())) {
       for (List<Chunk> cs : chunks) {
-        List<float[]> v = embedder.embedAll(cs.stream().map(Chunk::embedText).toList());
-        List<EmbeddedChunk> e = new ArrayList<>(cs.size());
-        for (int i = 0; i < cs.size(); i++) {
-          e.add(new EmbeddedChunk(cs.get(i), v.get(i)));
-        }
-        out.add(e);
+        out.add(SquadCorpus.embed(cs, embedder));
         bar.step();
         if (out.size() % 50 == 0) {
           cache.commit();

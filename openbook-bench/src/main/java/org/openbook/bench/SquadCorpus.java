@@ -12,8 +12,10 @@ import org.openbook.chunk.Chunk;
 import org.openbook.chunk.Chunker;
 import org.openbook.document.Document;
 import org.openbook.document.Section;
+import org.openbook.embed.Embedder;
 import org.openbook.eval.Judged;
 import org.openbook.eval.SquadDataset;
+import org.openbook.index.EmbeddedChunk;
 
 /**
  * Turns a {@link SquadDataset} into OpenBook documents and chunks: one {@link Document} per
@@ -38,6 +40,19 @@ public final class SquadCorpus {
     List<List<Chunk>> out = new ArrayList<>(data.paragraphs().size());
     for (SquadDataset.Paragraph p : data.paragraphs()) {
       out.add(chunker.chunk(document(p)));
+    }
+    return out;
+  }
+
+  /**
+   * One paragraph's chunks with their vectors, in chunk order, embedded in one
+   * {@link Embedder#embedAll} call.
+   */
+  public static List<EmbeddedChunk> embed(List<Chunk> chunks, Embedder embedder) {
+    List<float[]> v = embedder.embedAll(chunks.stream().map(Chunk::embedText).toList());
+    List<EmbeddedChunk> out = new ArrayList<>(chunks.size());
+    for (int i = 0; i < chunks.size(); i++) {
+      out.add(new EmbeddedChunk(chunks.get(i), v.get(i)));
     }
     return out;
   }

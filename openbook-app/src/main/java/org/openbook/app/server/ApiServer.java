@@ -1,6 +1,5 @@
 package org.openbook.app.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,7 +28,6 @@ import org.openbook.conversation.KeyTermCarryOver;
 import org.openbook.conversation.QuestionRewriter;
 import org.openbook.document.DocumentReader;
 import org.openbook.ingest.IngestReport;
-import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retrieval;
@@ -285,7 +283,7 @@ public final class ApiServer implements AutoCloseable {
           sources.stream().map(Source::chunkId).toList());
       audited.set(true);
       if (sse != null) {
-        sse.send("sources", sourcesJson(query, sources).toString());
+        sse.send("sources", JsonOutput.sources(sources));
         sourcesSent = true;
       }
     }
@@ -303,21 +301,6 @@ public final class ApiServer implements AutoCloseable {
         sse.send("sources", "[]");
         sourcesSent = true;
       }
-    }
-  }
-
-  /** Sources in the shape of the answer's {@code sources} array: a search hit plus {@code n}. */
-  private static ArrayNode sourcesJson(Query query, List<Source> sources) {
-    List<Hit> hits = sources.stream().map(Source::hit).toList();
-    try {
-      ArrayNode arr = (ArrayNode) JSON.readTree(
-          JsonOutput.search(query, new Retrieval(hits, Double.NaN, 0, 0), 0)).get("hits");
-      for (int i = 0; i < arr.size(); i++) {
-        ((ObjectNode) arr.get(i)).put("n", sources.get(i).n());
-      }
-      return arr;
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
     }
   }
 

@@ -3,7 +3,6 @@ package org.openbook.app.server;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.openbook.app.config.OpenBookConfig;

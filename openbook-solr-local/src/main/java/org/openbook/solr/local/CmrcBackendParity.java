@@ -33,7 +33,6 @@ import org.openbook.index.ScoredChunk;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.Principal;
-import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retriever;
 import org.openbook.solr.SolrAdmin;
 import picocli.CommandLine;
@@ -203,12 +202,7 @@ public final class CmrcBackendParity implements Callable<Integer> {
   private static List<List<EmbeddedChunk>> embed(List<List<Chunk>> chunks, Embedder embedder) {
     List<List<EmbeddedChunk>> out = new ArrayList<>(chunks.size());
     for (List<Chunk> cs : chunks) {
-      List<float[]> v = embedder.embedAll(cs.stream().map(Chunk::embedText).toList());
-      List<EmbeddedChunk> e = new ArrayList<>(cs.size());
-      for (int i = 0; i < cs.size(); i++) {
-        e.add(new EmbeddedChunk(cs.get(i), v.get(i)));
-      }
-      out.add(e);
+      out.add(SquadCorpus.embed(cs, embedder));
     }
     return out;
   }
