@@ -87,6 +87,7 @@ class HybridRetrieverTest {
     assertThat(s.hits()).extracting(h -> h.chunk().id()).containsExactly("b");
     assertThat(s.hits().get(0).denseRank()).isZero();
     assertThat(s.bestDenseScore()).isNaN();
+    sparse.calls.clear();
 
     SearchResult d = new HybridRetriever(new HashEmbedder(), dense, sparse, RrfFusion.DEFAULT,
         HybridRetriever.Mode.DENSE).retrieve(Query.of("q", HR, 5));

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.openbook.answer.Answer;
@@ -73,6 +74,8 @@ public final class ApiServer implements AutoCloseable {
   private final DocumentService documents;
   private final Conversations conversations = new Conversations(CONVERSATIONS);
   private final ConversationService conversationService;
+  /** Conversations answered by the tool-calling agent; empty without an LLM endpoint. */
+  private final Optional<ConversationService> agentConversations;
   private final ServerMetrics metrics = new ServerMetrics();
   private final AuditLog audit;
   private final long maxUploadBytes;
@@ -88,6 +91,8 @@ public final class ApiServer implements AutoCloseable {
     this.retriever = engine.retriever();
     // Follow-ups are rewritten before retrieval, so the history steers what is retrieved.
     this.conversationService = engine.conversations(engine.answerer(), conversations);
+    this.agentConversations = engine.settings().llm().isPresent()
+        ? Optional.of(engine.conversations(engine.agent(), conversations)) : Optional.empty();
     Settings settings = engine.settings();
     this.auth = new Authenticator(settings);
     var s = settings.server();
@@ -189,13 +194,16 @@ public final class ApiServer implements AutoCloseable {
     Principal who = principal(ctx);
     ApiRequests.Ask req = requests.ask(ctx.bodyInputStream(), ctx.contentLength());
     Query query = engine.query(req.question(), who, req.k());
+    ConversationService answering = !req.agent() ? conversationService
+        : agentConversations.orElseThrow(() -> ApiException.badRequest("agent",
+            "agent mode needs an LLM endpoint, and none is configured on this server"));
     String conversationId = req.conversationId() == null
         ? conversations.start(who.name()) : conversations.require(req.conversationId(), who.name());
     String accept = ctx.header("Accept");
     boolean stream = accept != null && accept.contains("text/event-stream");
     if (!stream) {
       Audited listener = new Audited(query, who, null);
-      Answer a = conversationService.ask(conversationId, query, listener);
+      Answer a = answering.ask(conversationId, query, listener);
       finish(a, query, who, listener);
       ObjectNode body = JsonOutput.askNode(query, a);
       body.put("conversationId", conversationId);
@@ -209,7 +217,7 @@ public final class ApiServer implements AutoCloseable {
     SseEmitter sse = new SseEmitter(ctx.res().getOutputStream());
     Audited listener = new Audited(query, who, sse);
     try {
-      Answer a = conversationService.ask(conversationId, query, listener);
+      Answer a = answering.ask(conversationId, query, listener);
       listener.ensureSources();
       finish(a, query, who, listener);
       ObjectNode fin = JsonOutput.askNode(query, a);
