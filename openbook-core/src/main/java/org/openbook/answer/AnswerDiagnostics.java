@@ -18,6 +18,10 @@ import java.util.List;
  * @param rewrittenQuestion   the standalone question actually retrieved for when a follow-up in a
  *                            conversation was rewritten (see {@code org.openbook.conversation}),
  *                            or empty when the question was used as asked
+ * @param rerank              what the reranking stage did: empty when none is configured, else
+ *                            {@code "<reranker>: n → k"} or {@code "skipped: <why>"}
+ *                            ({@link org.openbook.retrieve.Retrieval#rerank()})
+ * @param rerankMillis        time spent reranking, not included in {@code retrievalMillis}
  */
 public record AnswerDiagnostics(
     String generator,
@@ -29,26 +33,45 @@ public record AnswerDiagnostics(
     long retrievalMillis,
     long generationMillis,
     String reason,
-    String rewrittenQuestion) {
+    String rewrittenQuestion,
+    String rerank,
+    long rerankMillis) {
 
   public AnswerDiagnostics {
     invalidCitations = List.copyOf(invalidCitations);
     uncitedSentences = List.copyOf(uncitedSentences);
     unsupportedCitations = List.copyOf(unsupportedCitations);
     rewrittenQuestion = rewrittenQuestion == null ? "" : rewrittenQuestion;
+    rerank = rerank == null ? "" : rerank;
+  }
+
+  /** Diagnostics of a pipeline without a reranking stage. */
+  public AnswerDiagnostics(String generator, double bestDenseScore, double threshold,
+      List<Integer> invalidCitations, List<String> uncitedSentences,
+      List<Integer> unsupportedCitations, long retrievalMillis, long generationMillis,
+      String reason, String rewrittenQuestion) {
+    this(generator, bestDenseScore, threshold, invalidCitations, uncitedSentences,
+        unsupportedCitations, retrievalMillis, generationMillis, reason, rewrittenQuestion, "", 0);
+  }
+
+  /** These diagnostics with the reranking stage's outcome and time. */
+  public AnswerDiagnostics withRerank(String rerank, long rerankMillis) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, rerank, rerankMillis);
   }
 
   /** These diagnostics with {@code rewrittenQuestion} set (null becomes empty). */
   public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, rerank, rerankMillis);
   }
 
   /** These diagnostics with {@code reason} replaced. */
   public AnswerDiagnostics withReason(String reason) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, rerank, rerankMillis);
   }
 }
