@@ -27,7 +27,12 @@ import org.openbook.ingest.IngestReport;
 import org.openbook.ingest.Indexer;
 import org.openbook.llm.LlmConfig;
 import org.openbook.llm.OpenAiGenerator;
+import org.openbook.llm.LlmReranker;
 import org.openbook.lucene.LuceneChunkStore;
+import org.openbook.rerank.HttpReranker;
+import org.openbook.rerank.Reranker;
+import org.openbook.rerank.RerankingRetriever;
+import org.openbook.rerank.ScoringModelReranker;
 import org.openbook.retrieve.Fusion;
 import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.MinMaxFusion;
@@ -67,6 +72,8 @@ public final class OpenBook implements Closeable {
   private final Path index;
   /** Embedding cache under the index folder; only for ingest engines, else null. */
   private final EmbeddingCache cache;
+  /** The configured reranker, built on first use (an ONNX model is loaded once); or null. */
+  private Reranker reranker;
 
   private OpenBook(OpenBookConfig config, Embedder embedder, Path index, boolean write,
       boolean reset) throws IOException {
@@ -178,9 +185,60 @@ public final class OpenBook implements Closeable {
     return new Query(text, principal, k, Math.max(k, fetchK));
   }
 
-  /** Hybrid retrieval with the configured fusion. */
+  /** Hybrid retrieval with the configured fusion, then the reranking stage when configured. */
   public Retriever retriever() {
-    return new HybridRetriever(embedder, store, store, fusion());
+    return reranked(new HybridRetriever(embedder, store, store, fusion()));
+  }
+
+  /**
+   * {@code fused} followed by the configured reranking stage ({@code rerank} section), or
+   * {@code fused} itself when {@code rerank.type} is {@code none}. Search, ask, the server and
+   * {@code eval --configs hybrid+rerank} all go through here, so they rerank alike.
+   *
+   * @throws IllegalArgumentException naming the {@code rerank.*} field when the reranker cannot
+   *     be built (a missing ONNX file, {@code type: llm} without an LLM endpoint)
+   */
+  public Retriever reranked(Retriever fused) {
+    var r = config.rerank();
+    if (!r.enabled()) {
+      return fused;
+    }
+    return new RerankingRetriever(fused, reranker(),
+        r.fetchK() == null ? RerankingRetriever.DEFAULT_FETCH_K : r.fetchK(),
+        r.timeoutMs() == null ? RerankingRetriever.DEFAULT_TIMEOUT_MILLIS : r.timeoutMs());
+  }
+
+  /** The configured reranker; see {@link #reranked}. */
+  public synchronized Reranker reranker() {
+    if (reranker == null) {
+      reranker = newReranker(config.rerank(), System.getenv());
+    }
+    return reranker;
+  }
+
+  private Reranker newReranker(OpenBookConfig.Rerank r, Map<String, String> env) {
+    long timeout = r.timeoutMs() == null ? RerankingRetriever.DEFAULT_TIMEOUT_MILLIS
+        : r.timeoutMs();
+    return switch (r.type()) {
+      case "http" -> new HttpReranker(r.url(), HttpReranker.Api.parse(r.api()), r.model(),
+          env.getOrDefault(ENV_RERANK_API_KEY, r.apiKey()), java.time.Duration.ofMillis(timeout));
+      case "onnx" -> ScoringModelReranker.onnx(Path.of(r.model()),
+          r.tokenizer() == null ? null : Path.of(r.tokenizer()),
+          ScoringModelReranker.DEFAULT_MAX_LENGTH);
+      case "llm" -> new LlmReranker(llm().orElseThrow(() -> new IllegalArgumentException(
+          "rerank.type llm needs an LLM endpoint (llm.baseUrl or " + LlmConfig.ENV_BASE_URL
+              + ")")));
+      default -> throw new IllegalStateException("no reranker for rerank.type " + r.type());
+    };
+  }
+
+  /** Environment variable that overrides {@code rerank.apiKey}. */
+  public static final String ENV_RERANK_API_KEY = "OPENBOOK_RERANK_API_KEY";
+
+  /** Gate 1 on the top rerank score ({@code rerank.threshold}), or NaN for the cosine gate. */
+  public double rerankThreshold() {
+    var r = config.rerank();
+    return r.enabled() && r.threshold() != null ? r.threshold() : Double.NaN;
   }
 
   /**
@@ -213,7 +271,8 @@ public final class OpenBook implements Closeable {
 
   /** The ask pipeline with {@code generator}. */
   public AnswerService answerService(Generator generator) {
-    return new AnswerService(retriever(), generator, gateThreshold(), RefusalPolicy.DEFAULT);
+    return new AnswerService(retriever(), generator, gateThreshold(), RefusalPolicy.DEFAULT,
+        org.openbook.answer.SupportChecker.DEFAULT_THRESHOLD, rerankThreshold());
   }
 
   /**
@@ -257,6 +316,13 @@ public final class OpenBook implements Closeable {
       if (cache != null) {
         cache.close();
       }
+      if (reranker instanceof AutoCloseable c) {
+        c.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("closing the reranker failed: " + e.getMessage(), e);
     } finally {
       store.close();
     }

@@ -59,7 +59,8 @@ public final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--configs", paramLabel = "LIST", defaultValue = RetrievalConfig.DEFAULT_SPEC,
       description = "Configurations: dense, bm25, hybrid (the configured fusion, as ask uses), "
-          + "rrf, rrf:k=K:d=WD:s=WS, minmax, minmax:d=WD (default: ${DEFAULT-VALUE}).")
+          + "rrf, rrf:k=K:d=WD:s=WS, minmax, minmax:d=WD, and any of them with +rerank (the "
+          + "configured reranking stage, e.g. hybrid+rerank) (default: ${DEFAULT-VALUE}).")
   String configs;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Write eval.md and eval.json here.")
@@ -94,9 +95,11 @@ public final class EvalCommand implements Callable<Integer> {
       }
       var r = config.retrieval();
       List<RetrievalConfig> variants = RetrievalConfig.parse(configs, embedder, engine.store(),
-          engine.store(), engine.fusion());
+          engine.store(), engine.fusion(),
+          config.rerank().enabled() ? engine::reranked : null);
       CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
-          r.topKOr(OpenBook.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
+          r.topKOr(OpenBook.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K),
+          engine.rerankThreshold());
       List<ConfigResult> results = new ArrayList<>();
       try (ProgressBar bar = progress(variants.size() * labelled.size())) {
         for (RetrievalConfig v : variants) {
@@ -108,7 +111,9 @@ public final class EvalCommand implements Callable<Integer> {
           "index: " + common.index + " (" + engine.count() + " chunks, "
               + embedder.modelId() + ")",
           String.format(Locale.ROOT, "gate-1 threshold %.3f; refusal = AnswerService status "
-              + "REFUSED_* with the extractive generator", engine.gateThreshold())), results);
+              + "REFUSED_* with the extractive generator", engine.gateThreshold()),
+          "rerank: " + (config.rerank().enabled() ? config.rerank() + "; p50/p95 include the "
+              + "reranking stage, shown alone as rerank p50" : "none configured")), results);
       if (out != null) {
         report.write(out, "eval");
       }
