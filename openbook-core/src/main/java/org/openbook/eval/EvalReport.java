@@ -49,7 +49,7 @@ public record EvalReport(String title, List<String> setup, List<ConfigResult> co
             .append(" | ").append(f3(r.falseRefusalRate())).append(" | ").append(f3(r.accuracy()));
       }
       md.append(" | ").append(f1(c.latencyP50())).append(" | ").append(f1(c.latencyP95()))
-          .append(" | ").append(Double.isNaN(c.rerankP50()) ? "–" : f1(c.rerankP50()))
+          .append(" | ").append(f1(c.rerankP50()))
           .append(" |\n");
     }
     md.append('\n');
