@@ -103,8 +103,9 @@ class RerankWiringTest {
   }
 
   /**
-   * No cross-encoder ONNX model can be had offline here, so the local reranker is tested up to
-   * loading: a missing file and a file that is not a model are errors naming the field.
+   * Load errors of {@code type: onnx} name the field. (Scoring itself is tested in core's
+   * {@code ScoringModelRerankerTest} on a hand-built ONNX graph: no real cross-encoder model can
+   * be had offline here.)
    */
   @Test
   void should_name_the_field_when_the_onnx_model_is_missing_or_not_a_model() throws Exception {
