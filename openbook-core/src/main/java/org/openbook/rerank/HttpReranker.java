@@ -99,7 +99,10 @@ public final class HttpReranker implements Reranker {
     this.model = model == null ? "" : model.strip();
     this.apiKey = apiKey == null ? "" : apiKey.strip();
     this.timeout = timeout;
-    this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
+    // HTTP/1.1: on plain http the JDK client would otherwise send an h2c upgrade request, which
+    // some Python rerank servers reject; every rerank API above speaks HTTP/1.1.
+    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(timeout).build();
   }
 
   @Override
