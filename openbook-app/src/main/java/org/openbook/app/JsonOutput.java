@@ -25,7 +25,10 @@ public final class JsonOutput {
 
   private JsonOutput() {}
 
-  /** {@code search}: question, principal, timing and the hits. */
+  /**
+   * {@code search}: question, principal, timing and the hits; {@code rerank} and
+   * {@code rerankMillis} say what the reranking stage did (empty and 0 without one).
+   */
   public static String search(Query q, SearchResult r, long millis) {
     return write(searchNode(q, r, millis));
   }
@@ -39,6 +42,8 @@ public final class JsonOutput {
     root.put("fetchK", q.fetchK());
     root.put("millis", millis);
     putScore(root, "bestDenseScore", r.bestDenseScore());
+    root.put("rerank", r.rerank());
+    root.put("rerankMillis", r.rerankMillis());
     ArrayNode hits = root.putArray("hits");
     int rank = 1;
     for (Hit h : r.hits()) {
@@ -85,6 +90,8 @@ public final class JsonOutput {
     diag.put("generationMillis", d.generationMillis());
     diag.put("reason", d.reason());
     diag.put("rewrittenQuestion", d.rewrittenQuestion());
+    diag.put("rerank", d.rerank());
+    diag.put("rerankMillis", d.rerankMillis());
     if (!d.agentTrace().isEmpty()) {
       ArrayNode steps = diag.putArray("agentTrace");
       for (AgentStep s : d.agentTrace()) {
@@ -150,6 +157,8 @@ public final class JsonOutput {
     putScore(n, "denseScore", h.denseScore());
     putRank(n, "sparseRank", h.sparseRank());
     putScore(n, "sparseScore", h.sparseScore());
+    putScore(n, "rerankScore", h.rerankScore());
+    putRank(n, "rerankRank", h.rerankRank());
     return n;
   }
 

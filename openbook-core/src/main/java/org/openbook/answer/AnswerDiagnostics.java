@@ -20,6 +20,10 @@ import java.util.List;
  *                            or empty when the question was used as asked
  * @param agentTrace          the searches the agent made, in order; empty unless the answer came
  *                            from the tool-calling agent
+ * @param rerank              what the reranking stage did: empty when none is configured, else
+ *                            {@code "<reranker>: n → k"} or {@code "skipped: <why>"}
+ *                            ({@link org.openbook.retrieve.SearchResult#rerank()})
+ * @param rerankMillis        time spent reranking, not included in {@code retrievalMillis}
  */
 public record AnswerDiagnostics(
     String generator,
@@ -32,7 +36,9 @@ public record AnswerDiagnostics(
     long generationMillis,
     String reason,
     String rewrittenQuestion,
-    List<AgentStep> agentTrace) {
+    List<AgentStep> agentTrace,
+    String rerank,
+    long rerankMillis) {
 
   public AnswerDiagnostics {
     agentTrace = agentTrace == null ? List.of() : List.copyOf(agentTrace);
@@ -40,26 +46,44 @@ public record AnswerDiagnostics(
     uncitedSentences = List.copyOf(uncitedSentences);
     unsupportedCitations = List.copyOf(unsupportedCitations);
     rewrittenQuestion = rewrittenQuestion == null ? "" : rewrittenQuestion;
+    rerank = rerank == null ? "" : rerank;
+  }
+
+  /** Diagnostics of a pipeline without a reranking stage. */
+  public AnswerDiagnostics(String generator, double bestDenseScore, double threshold,
+      List<Integer> invalidCitations, List<String> uncitedSentences,
+      List<Integer> unsupportedCitations, long retrievalMillis, long generationMillis,
+      String reason, String rewrittenQuestion) {
+    this(generator, bestDenseScore, threshold, invalidCitations, uncitedSentences,
+        unsupportedCitations, retrievalMillis, generationMillis, reason, rewrittenQuestion,
+        List.of(), "", 0);
+  }
+
+  /** These diagnostics with the reranking stage's outcome and time. */
+  public AnswerDiagnostics withRerank(String rerank, long rerankMillis) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, agentTrace, rerank, rerankMillis);
   }
 
   /** These diagnostics with {@code rewrittenQuestion} set (null becomes empty). */
   public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, agentTrace);
+        rewrittenQuestion, agentTrace, rerank, rerankMillis);
   }
 
   /** These diagnostics with {@code reason} replaced. */
   public AnswerDiagnostics withReason(String reason) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, agentTrace);
+        rewrittenQuestion, agentTrace, rerank, rerankMillis);
   }
 
   /** These diagnostics with the agent's {@code trace}. */
   public AnswerDiagnostics withAgentTrace(List<AgentStep> trace) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, trace);
+        rewrittenQuestion, trace, rerank, rerankMillis);
   }
 }

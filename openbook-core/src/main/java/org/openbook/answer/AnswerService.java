@@ -15,7 +15,10 @@ import org.openbook.retrieve.SearchResult;
  *   <li>Retrieve once ({@link Retriever#retrieve}).
  *   <li>Gate 1: no hits, or the best dense cosine is NaN or below the threshold →
  *       {@link AnswerStatus#REFUSED_NO_EVIDENCE} with the refusal sentence; the generator is not
- *       called.
+ *       called. With a rerank threshold set and the top hit scored by a reranker, the top
+ *       rerank score must reach that threshold instead (a cross-encoder reads question and
+ *       passage together, a sharper signal than the cosine of two separate embeddings); when
+ *       the reranker was skipped, the cosine rule applies.
  *   <li>Number the hits {@code [1]..[k]} in retrieval order ({@link Source#of}); this exact list
  *       goes to the generator and into the answer.
  *   <li>Gate 2: a reply that is the fixed refusal sentence → {@link AnswerStatus#REFUSED_BY_MODEL}
@@ -32,6 +35,7 @@ public final class AnswerService implements Answerer {
   private final Retriever retriever;
   private final Generator generator;
   private final double threshold;
+  private final double rerankThreshold;
   private final RefusalPolicy refusal;
   private final ReplyChecker replies;
 
@@ -55,12 +59,31 @@ public final class AnswerService implements Answerer {
       double threshold,
       RefusalPolicy refusal,
       double supportThreshold) {
+    this(retriever, generator, threshold, refusal, supportThreshold, Double.NaN);
+  }
+
+  /**
+   * As {@link #AnswerService(Retriever, Generator, double, RefusalPolicy, double)}, with gate 1
+   * on the rerank score when the retriever reranks.
+   *
+   * @param rerankThreshold the top hit's {@link org.openbook.retrieve.Hit#rerankScore()} must
+   *                        reach it when the reranker scored it; NaN for none (the cosine rule
+   *                        only). Its scale is the reranker's own.
+   */
+  public AnswerService(
+      Retriever retriever,
+      Generator generator,
+      double threshold,
+      RefusalPolicy refusal,
+      double supportThreshold,
+      double rerankThreshold) {
     if (!(threshold >= -1 && threshold <= 1)) {
       throw new IllegalArgumentException("gate threshold must be a cosine in [-1, 1], got " + threshold);
     }
     this.retriever = retriever;
     this.generator = generator;
     this.threshold = threshold;
+    this.rerankThreshold = rerankThreshold;
     this.refusal = refusal;
     this.replies = new ReplyChecker(refusal, new SupportChecker(supportThreshold));
   }
@@ -93,16 +116,18 @@ public final class AnswerService implements Answerer {
       retrieval = retriever.retrieve(query);
     } catch (IOException | RuntimeException e) {
       return failed("retrieval failed: " + e.getMessage(), "", Double.NaN, millisSince(t0), 0,
-          List.of());
+          List.of(), SearchResult.empty());
     }
-    long retrievalMillis = millisSince(t0);
+    // the reranking stage is timed on its own (diagnostics.rerankMillis)
+    long retrievalMillis = Math.max(0, millisSince(t0) - retrieval.rerankMillis());
     double best = retrieval.bestDenseScore();
+    SearchResult r = retrieval;
 
-    if (retrieval.hits().isEmpty() || !(best >= threshold)) {
+    if (retrieval.hits().isEmpty() || !hasEvidence(retrieval)) {
       String sentence = refusal.sentenceFor(query.text());
       onText.accept(sentence);
       return new Answer(AnswerStatus.REFUSED_NO_EVIDENCE, sentence, List.of(), List.of(),
-          diagnostics("", best, List.of(), List.of(), List.of(), retrievalMillis, 0, ""));
+          diagnostics("", best, List.of(), List.of(), List.of(), retrievalMillis, 0, "", r));
     }
 
     List<Source> sources = new ArrayList<>();
@@ -117,30 +142,40 @@ public final class AnswerService implements Answerer {
       reply = generator.generate(query.text(), sources, onText);
     } catch (GenerationException | RuntimeException e) {
       return failed(generator.id() + " failed: " + e.getMessage(), generator.id(), best,
-          retrievalMillis, millisSince(t1), sources);
+          retrievalMillis, millisSince(t1), sources, r);
     }
     long generationMillis = millisSince(t1);
     if (reply == null || reply.isBlank()) {
       return failed(generator.id() + " returned an empty answer", generator.id(), best,
-          retrievalMillis, generationMillis, sources);
+          retrievalMillis, generationMillis, sources, r);
     }
 
     return replies.check(reply, sources, diagnostics(generator.id(), best, List.of(), List.of(),
-        List.of(), retrievalMillis, generationMillis, ""));
+        List.of(), retrievalMillis, generationMillis, "", r));
+  }
+
+  /** Gate 1's evidence rule; see the class comment. */
+  private boolean hasEvidence(SearchResult retrieval) {
+    double top = retrieval.hits().get(0).rerankScore();
+    if (!Double.isNaN(rerankThreshold) && !Double.isNaN(top)) {
+      return top >= rerankThreshold;
+    }
+    return retrieval.bestDenseScore() >= threshold;
   }
 
   private Answer failed(String reason, String generatorId, double best, long retrievalMillis,
-      long generationMillis, List<Source> sources) {
+      long generationMillis, List<Source> sources, SearchResult retrieval) {
     return new Answer(AnswerStatus.FAILED, "", List.of(), sources,
         diagnostics(generatorId, best, List.of(), List.of(), List.of(), retrievalMillis,
-            generationMillis, reason));
+            generationMillis, reason, retrieval));
   }
 
   private AnswerDiagnostics diagnostics(String generatorId, double best, List<Integer> invalid,
       List<String> uncited, List<Integer> unsupported, long retrievalMillis,
-      long generationMillis, String reason) {
+      long generationMillis, String reason, SearchResult retrieval) {
     return new AnswerDiagnostics(generatorId, best, threshold, invalid, uncited, unsupported,
-        retrievalMillis, generationMillis, reason, "", List.of());
+        retrievalMillis, generationMillis, reason, "", List.of(), retrieval.rerank(),
+        retrieval.rerankMillis());
   }
 
   private static long millisSince(long startNanos) {

@@ -33,6 +33,7 @@ public final class CaseEvaluator {
   private final double gateThreshold;
   private final int answerTopK;
   private final int fetchK;
+  private final double rerankThreshold;
 
   /**
    * @param principals    principal name (null = anonymous) to principal; throws for unknown
@@ -42,6 +43,18 @@ public final class CaseEvaluator {
    */
   public CaseEvaluator(Function<String, Principal> principals, double gateThreshold,
       int answerTopK, int fetchK) {
+    this(principals, gateThreshold, answerTopK, fetchK, Double.NaN);
+  }
+
+  /**
+   * As {@link #CaseEvaluator(Function, double, int, int)}, with gate 1 on the rerank score for
+   * configurations that rerank ({@link AnswerService}).
+   *
+   * @param rerankThreshold gate-1 threshold on the top rerank score, or NaN for none
+   */
+  public CaseEvaluator(Function<String, Principal> principals, double gateThreshold,
+      int answerTopK, int fetchK, double rerankThreshold) {
+    this.rerankThreshold = rerankThreshold;
     this.principals = principals;
     this.gateThreshold = gateThreshold;
     this.answerTopK = answerTopK;
@@ -58,7 +71,8 @@ public final class CaseEvaluator {
   public ConfigResult run(RetrieverVariant config, List<EvalCase> cases, Runnable onCase) {
     List<QueryOutcome> outcomes = new ArrayList<>(cases.size());
     AnswerService answers = new AnswerService(config.retriever(),
-        new ExtractiveGenerator(RefusalPolicy.DEFAULT), gateThreshold, RefusalPolicy.DEFAULT);
+        new ExtractiveGenerator(RefusalPolicy.DEFAULT), gateThreshold, RefusalPolicy.DEFAULT,
+        org.openbook.answer.SupportChecker.DEFAULT_THRESHOLD, rerankThreshold);
     if (!cases.isEmpty()) {
       // One untimed query first, so class loading and JIT do not land in the first latency.
       retrieve(config, cases.get(0), principal(cases.get(0)));
@@ -76,7 +90,7 @@ public final class CaseEvaluator {
             || a.status() == AnswerStatus.REFUSED_BY_MODEL;
       }
       outcomes.add(new QueryOutcome(c.id(), c.type(), c.judge(ranking), millis, c.expectRefuse(),
-          refused));
+          refused, r.rerank().isEmpty() ? Double.NaN : r.rerankMillis()));
       onCase.run();
     }
     return ConfigResult.summarize(config.name(), config.description(), outcomes);

@@ -15,11 +15,13 @@ import java.util.TreeMap;
  * @param refusal     refusal decisions, or null when refusal was not measured
  * @param latencyP50  median retrieval latency in ms (NaN without timings)
  * @param latencyP95  95th-percentile retrieval latency in ms (NaN without timings)
+ * @param rerankP50   median time of the reranking stage in ms, part of the latency above (NaN
+ *                    when the configuration does not rerank)
  */
 public record ConfigResult(
     String name, String description, RankingScores overall,
     Map<String, RankingScores> byType, RefusalCounts refusal, double latencyP50,
-    double latencyP95) {
+    double latencyP95, double rerankP50) {
 
   public ConfigResult {
     byType = java.util.Collections.unmodifiableMap(new TreeMap<>(byType));
@@ -36,9 +38,13 @@ public record ConfigResult(
     Map<String, List<Judged>> perType = new TreeMap<>();
     RefusalCounts refusal = null;
     double[] latency = new double[outcomes.size()];
+    List<Double> rerank = new ArrayList<>();
     int i = 0;
     for (QueryOutcome o : outcomes) {
       latency[i++] = o.latencyMillis();
+      if (!Double.isNaN(o.rerankMillis())) {
+        rerank.add(o.rerankMillis());
+      }
       if (o.judged() != null) {
         all.add(o.judged());
         perType.computeIfAbsent(o.type(), t -> new ArrayList<>()).add(o.judged());
@@ -51,6 +57,8 @@ public record ConfigResult(
     Map<String, RankingScores> byType = new TreeMap<>();
     perType.forEach((t, js) -> byType.put(t, RankingScores.of(js)));
     return new ConfigResult(name, description, RankingScores.of(all), byType, refusal,
-        Percentiles.of(latency, 50), Percentiles.of(latency, 95));
+        Percentiles.of(latency, 50), Percentiles.of(latency, 95),
+        rerank.isEmpty() ? Double.NaN
+            : Percentiles.of(rerank.stream().mapToDouble(Double::doubleValue).toArray(), 50));
   }
 }

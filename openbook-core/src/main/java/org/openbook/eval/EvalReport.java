@@ -32,8 +32,8 @@ public record EvalReport(String title, List<String> setup, List<ConfigResult> co
       md.append("- ").append(s).append('\n');
     }
     md.append("\n| config | queries | R@1 | R@3 | R@5 | R@10 | MRR@10 | nDCG@10 | refusal P | "
-        + "refusal R | false refusal | refusal acc | p50 ms | p95 ms |\n");
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + "refusal R | false refusal | refusal acc | p50 ms | p95 ms | rerank p50 ms |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ConfigResult c : configs) {
       RankingScores s = c.overall();
       RefusalCounts r = c.refusal();
@@ -49,6 +49,7 @@ public record EvalReport(String title, List<String> setup, List<ConfigResult> co
             .append(" | ").append(f3(r.falseRefusalRate())).append(" | ").append(f3(r.accuracy()));
       }
       md.append(" | ").append(f1(c.latencyP50())).append(" | ").append(f1(c.latencyP95()))
+          .append(" | ").append(f1(c.rerankP50()))
           .append(" |\n");
     }
     md.append('\n');

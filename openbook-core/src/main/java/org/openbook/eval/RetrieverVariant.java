@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import org.openbook.embed.Embedder;
 import org.openbook.index.ChunkStore.DenseSearch;
 import org.openbook.index.ChunkStore.SparseSearch;
@@ -38,16 +39,41 @@ public record RetrieverVariant(String name, String description, Retriever retrie
    *       (each part optional, defaults from {@link RrfFusion#DEFAULT});</li>
    *   <li>{@code minmax} or {@code minmax:d=WD} — min-max normalised fusion with dense weight
    *       WD (default 0.5) and BM25 weight 1 − WD.</li>
+   *   <li>any of these followed by {@code +rerank} — see the overload with a reranking stage.</li>
    * </ul>
    *
    * @throws IllegalArgumentException naming the offending entry for an unknown name or bad number
    */
   public static List<RetrieverVariant> parse(String spec, Embedder embedder, DenseSearch dense,
       SparseSearch sparse, Fusion configured) {
+    return parse(spec, embedder, dense, sparse, configured, null);
+  }
+
+  /**
+   * As {@link #parse(String, Embedder, DenseSearch, SparseSearch, Fusion)}, where any entry may
+   * end in {@code +rerank} (e.g. {@code hybrid+rerank}): that configuration followed by the
+   * reranking stage {@code rerank} (the one {@code ask} uses).
+   *
+   * @param rerank wraps a retriever in the configured reranking stage, or null when none is
+   *               configured (then a {@code +rerank} entry is an error saying so)
+   */
+  public static List<RetrieverVariant> parse(String spec, Embedder embedder, DenseSearch dense,
+      SparseSearch sparse, Fusion configured, UnaryOperator<Retriever> rerank) {
     List<RetrieverVariant> out = new ArrayList<>();
     for (String raw : new LinkedHashSet<>(List.of(spec.split(",")))) {
       String name = raw.strip().toLowerCase(Locale.ROOT);
       if (name.isEmpty()) {
+        continue;
+      }
+      if (name.endsWith("+rerank")) {
+        if (rerank == null) {
+          throw new IllegalArgumentException("configuration '" + raw.strip() + "' needs a "
+              + "reranker: set rerank.type (http, onnx or llm) in the config file");
+        }
+        String base = name.substring(0, name.length() - "+rerank".length());
+        RetrieverVariant b = parse(base, embedder, dense, sparse, configured, null).get(0);
+        out.add(new RetrieverVariant(name, b.description() + ", reranked",
+            rerank.apply(b.retriever()), b.hasDense()));
         continue;
       }
       out.add(switch (name) {

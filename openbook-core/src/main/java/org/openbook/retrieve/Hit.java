@@ -13,7 +13,9 @@ import org.openbook.chunk.Chunk;
  * @param sparseRank  1-based rank in the BM25 route, or 0 if that route did not return it
  * @param sparseScore BM25 score, or NaN if not returned
  * @param fusedScore  fusion score (higher is better)
- * @param rerankScore reranker score, or NaN when no reranker ran
+ * @param rerankScore reranker score (its scale depends on the reranker, see
+ *                    {@code org.openbook.rerank}), or NaN when no reranker scored this hit
+ * @param rerankRank  1-based rank after reranking, or 0 when no reranker scored this hit
  */
 public record Hit(
     Chunk chunk,
@@ -22,4 +24,17 @@ public record Hit(
     int sparseRank,
     double sparseScore,
     double fusedScore,
-    double rerankScore) {}
+    double rerankScore,
+    int rerankRank) {
+
+  /** A hit no reranker has scored ({@code rerankRank} 0). */
+  public Hit(Chunk chunk, int denseRank, double denseScore, int sparseRank, double sparseScore,
+      double fusedScore, double rerankScore) {
+    this(chunk, denseRank, denseScore, sparseRank, sparseScore, fusedScore, rerankScore, 0);
+  }
+
+  /** This hit with a reranker's score and the 1-based rank it gave. */
+  public Hit withRerank(double score, int rank) {
+    return new Hit(chunk, denseRank, denseScore, sparseRank, sparseScore, fusedScore, score, rank);
+  }
+}

@@ -11,12 +11,31 @@ import java.util.List;
  *                        not run or found nothing
  * @param denseCandidates how many candidates the dense route returned
  * @param sparseCandidates how many candidates the BM25 route returned
+ * @param rerank          what the reranking stage did: empty when none is configured,
+ *                        {@code "<reranker id>: n → k"} when it reordered, or
+ *                        {@code "skipped: <why>"} when it fell back to the fused order
+ *                        (see {@code org.openbook.rerank.RerankingRetriever})
+ * @param rerankMillis    wall time of the reranking stage in ms (0 when none ran)
  */
 public record SearchResult(
-    List<Hit> hits, double bestDenseScore, int denseCandidates, int sparseCandidates) {
+    List<Hit> hits, double bestDenseScore, int denseCandidates, int sparseCandidates,
+    String rerank, long rerankMillis) {
 
   public SearchResult {
     hits = List.copyOf(hits);
+    rerank = rerank == null ? "" : rerank;
+  }
+
+  /** A retrieval without a reranking stage. */
+  public SearchResult(
+      List<Hit> hits, double bestDenseScore, int denseCandidates, int sparseCandidates) {
+    this(hits, bestDenseScore, denseCandidates, sparseCandidates, "", 0);
+  }
+
+  /** This retrieval with {@code hits} as reordered (or not) by the reranking stage. */
+  public SearchResult withRerank(List<Hit> hits, String rerank, long rerankMillis) {
+    return new SearchResult(hits, bestDenseScore, denseCandidates, sparseCandidates, rerank,
+        rerankMillis);
   }
 
   /** A retrieval that found nothing. */

@@ -17,7 +17,7 @@ class ExpectedScoresTest {
 
   private static ConfigResult result(String name, double recall5, RefusalCounts refusal) {
     return new ConfigResult(name, name, new RankingScores(10, 0.5, 0.7, recall5, 0.9, 0.6, 0.7),
-        Map.of(), refusal, Double.NaN, Double.NaN);
+        Map.of(), refusal, Double.NaN, Double.NaN, Double.NaN);
   }
 
   private ExpectedScores read(String yaml) throws IOException {

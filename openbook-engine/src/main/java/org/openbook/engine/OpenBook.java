@@ -3,6 +3,7 @@ package org.openbook.engine;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import org.openbook.analysis.OpenBookAnalysis;
@@ -14,6 +15,7 @@ import org.openbook.answer.ExtractiveGenerator;
 import org.openbook.answer.Generator;
 import org.openbook.answer.PromptBuilder;
 import org.openbook.answer.RefusalPolicy;
+import org.openbook.answer.SupportChecker;
 import org.openbook.chunk.StructuredChunker;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.ConversationStore;
@@ -37,7 +39,12 @@ import org.openbook.ingest.IngestReport;
 import org.openbook.llm.AgenticAnswerer;
 import org.openbook.llm.LlmConfig;
 import org.openbook.llm.LlmQuestionRewriter;
+import org.openbook.llm.LlmReranker;
 import org.openbook.llm.OpenAiGenerator;
+import org.openbook.rerank.HttpReranker;
+import org.openbook.rerank.Reranker;
+import org.openbook.rerank.RerankingRetriever;
+import org.openbook.rerank.ScoringModelReranker;
 import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
@@ -92,6 +99,8 @@ public final class OpenBook implements Closeable {
   private final Path index;
   /** Embedding cache under the index folder; only when writing, else null. */
   private final EmbeddingCache cache;
+  /** The reranking stage's model ({@code rerank:}), or null when none is configured. */
+  private final Reranker reranker;
   private final Retriever retriever;
   private final Generator generator;
   private final AnswerService answerService;
@@ -99,6 +108,8 @@ public final class OpenBook implements Closeable {
 
   private OpenBook(Builder b) throws IOException {
     this.settings = b.config.resolve(b.env);
+    // before the store is opened: a reranker that cannot be built must not leave a lock behind
+    this.reranker = settings.rerank().enabled() ? newReranker(settings) : null;
     this.index = b.index;
     this.embedder = b.embedder != null ? b.embedder : new BgeSmallZhEmbedder();
     this.analysis = OpenBookAnalysis.defaultAnalysis();
@@ -120,10 +131,11 @@ public final class OpenBook implements Closeable {
       throw e;
     }
     this.cache = c;
-    this.retriever = new HybridRetriever(embedder, store, store, settings.retrieval().fusion());
+    this.retriever = reranked(
+        new HybridRetriever(embedder, store, store, settings.retrieval().fusion()));
     this.generator = b.generator != null ? b.generator : defaultGenerator(settings);
     this.answerService = new AnswerService(retriever, generator, settings.gate().threshold(),
-        RefusalPolicy.DEFAULT);
+        RefusalPolicy.DEFAULT, SupportChecker.DEFAULT_THRESHOLD, settings.rerank().threshold());
     this.conversationStore = b.conversations != null ? b.conversations
         : new JsonFileConversationStore(index.resolve(CONVERSATIONS_FOLDER));
   }
@@ -145,6 +157,39 @@ public final class OpenBook implements Closeable {
           + "', this run uses '" + expected.chunker() + "'\nRebuild it: openbook ingest <dir>"
           + " --index <path> --reset");
     }
+  }
+
+  /**
+   * The reranker {@code rerank.type} names.
+   *
+   * @throws IllegalArgumentException naming the {@code rerank.*} field when it cannot be built (a
+   *     missing ONNX file, {@code type: llm} without an LLM endpoint)
+   */
+  private static Reranker newReranker(Settings settings) {
+    Settings.Rerank r = settings.rerank();
+    return switch (r.type()) {
+      case "http" -> new HttpReranker(r.url().orElseThrow(), HttpReranker.Api.parse(r.api()),
+          r.model().orElse(null), r.apiKey().orElse(null), Duration.ofMillis(r.timeoutMs()));
+      case "onnx" -> ScoringModelReranker.onnx(Path.of(r.model().orElseThrow()),
+          r.tokenizer().map(Path::of).orElse(null), ScoringModelReranker.DEFAULT_MAX_LENGTH);
+      case "llm" -> new LlmReranker(settings.llm().orElseThrow(() -> new IllegalArgumentException(
+          "rerank.type llm needs an LLM endpoint (llm.baseUrl or " + LlmConfig.ENV_BASE_URL
+              + ")")));
+      default -> throw new IllegalArgumentException("no reranker for rerank.type " + r.type());
+    };
+  }
+
+  /**
+   * {@code fused} followed by the configured reranking stage, or {@code fused} itself when
+   * {@code rerank.type} is {@code none}. Search, ask, the agent, the server and
+   * {@code eval --configs hybrid+rerank} all go through here, so they rerank alike.
+   */
+  public Retriever reranked(Retriever fused) {
+    if (reranker == null) {
+      return fused;
+    }
+    return new RerankingRetriever(fused, reranker, settings.rerank().fetchK(),
+        settings.rerank().timeoutMs());
   }
 
   private static Generator defaultGenerator(Settings settings) {
@@ -297,7 +342,7 @@ public final class OpenBook implements Closeable {
     return generator.id();
   }
 
-  /** The hybrid retriever with the configured fusion. */
+  /** The hybrid retriever with the configured fusion and reranking stage. */
   public Retriever retriever() {
     return retriever;
   }
@@ -323,6 +368,13 @@ public final class OpenBook implements Closeable {
       if (cache != null) {
         cache.close();
       }
+      if (reranker instanceof AutoCloseable c) {
+        c.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("closing the reranker failed: " + e.getMessage(), e);
     } finally {
       store.close();
     }

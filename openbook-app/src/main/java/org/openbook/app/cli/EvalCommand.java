@@ -60,7 +60,8 @@ public final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--configs", paramLabel = "LIST", defaultValue = RetrieverVariant.DEFAULT_SPEC,
       description = "Configurations: dense, bm25, hybrid (the configured fusion, as ask uses), "
-          + "rrf, rrf:k=K:d=WD:s=WS, minmax, minmax:d=WD (default: ${DEFAULT-VALUE}).")
+          + "rrf, rrf:k=K:d=WD:s=WS, minmax, minmax:d=WD, and any of them with +rerank (the "
+          + "configured reranking stage, e.g. hybrid+rerank) (default: ${DEFAULT-VALUE}).")
   String configs;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Write eval.md and eval.json here.")
@@ -99,11 +100,13 @@ public final class EvalCommand implements Callable<Integer> {
       if (engine.count() == 0) {
         ingest(engine, stdout);
       }
-      List<RetrieverVariant> variants = RetrieverVariant.parse(configs, embedder, engine.store(),
-          engine.store(), engine.settings().retrieval().fusion());
       var settings = engine.settings();
+      List<RetrieverVariant> variants = RetrieverVariant.parse(configs, embedder, engine.store(),
+          engine.store(), settings.retrieval().fusion(),
+          settings.rerank().enabled() ? engine::reranked : null);
       CaseEvaluator evaluator = new CaseEvaluator(engine::principal, settings.gate().threshold(),
-          settings.retrieval().topK(), settings.retrieval().fetchK());
+          settings.retrieval().topK(), settings.retrieval().fetchK(),
+          settings.rerank().threshold());
       List<ConfigResult> results = new ArrayList<>();
       try (ProgressBar bar = progress(variants.size() * labelled.size())) {
         for (RetrieverVariant v : variants) {
@@ -115,7 +118,10 @@ public final class EvalCommand implements Callable<Integer> {
           "index: " + common.index + " (" + engine.count() + " chunks, "
               + embedder.modelId() + ")",
           String.format(Locale.ROOT, "gate-1 threshold %.3f; refusal = AnswerService status "
-              + "REFUSED_* with the extractive generator", engine.settings().gate().threshold())), results);
+              + "REFUSED_* with the extractive generator", settings.gate().threshold()),
+          "rerank: " + (settings.rerank().enabled() ? settings.rerank().type() + "; p50/p95"
+              + " include the reranking stage, shown alone as rerank p50" : "none configured")),
+          results);
       if (out != null) {
         report.write(out, "eval");
       }

@@ -41,12 +41,16 @@ public final class SearchCommand implements Callable<Integer> {
       int n = 1;
       for (Hit h : r.hits()) {
         out.printf("[%d] %s%n", n++, Display.location(h.chunk()));
-        out.printf("    fused %.4f | dense %s | bm25 %s%n", h.fusedScore(),
-            Display.route(h.denseRank(), h.denseScore()), Display.route(h.sparseRank(), h.sparseScore()));
+        out.printf("    fused %.4f | dense %s | bm25 %s%s%n", h.fusedScore(),
+            Display.route(h.denseRank(), h.denseScore()), Display.route(h.sparseRank(), h.sparseScore()),
+            h.rerankRank() > 0 ? " | rerank " + Display.route(h.rerankRank(), h.rerankScore()) : "");
         out.println("    " + Display.snippet(h.chunk().raw(), 160));
       }
       out.printf("(%d ms; dense %d + bm25 %d candidates; best cosine %s)%n", millis,
           r.denseCandidates(), r.sparseCandidates(), Display.score(r.bestDenseScore()));
+      if (!r.rerank().isEmpty()) {
+        out.printf("(rerank %s; %d ms)%n", r.rerank(), r.rerankMillis());
+      }
       return 0;
     }
   }

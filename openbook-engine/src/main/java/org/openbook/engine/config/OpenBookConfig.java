@@ -31,6 +31,7 @@ import org.openbook.solr.SolrStoreConfig;
  * @param llm        OpenAI-compatible endpoint; environment variables override it
  * @param server     {@code openbook serve}: bearer tokens, writers, request limits
  * @param store      where the index lives: embedded Lucene (default) or a SolrCloud collection
+ * @param rerank     the reranking stage between fusion and generation (default: none)
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -41,7 +42,8 @@ public record OpenBookConfig(
     @JsonProperty("ingest") Ingest ingest,
     @JsonProperty("llm") Llm llm,
     @JsonProperty("server") Server server,
-    @JsonProperty("store") Store store) {
+    @JsonProperty("store") Store store,
+    @JsonProperty("rerank") Rerank rerank) {
 
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
@@ -52,11 +54,12 @@ public record OpenBookConfig(
     llm = llm == null ? new Llm(null, null, null, null) : llm;
     server = server == null ? new Server(null, null, null, null, null, null, null) : server;
     store = store == null ? Store.LUCENE : store;
+    rerank = rerank == null ? Rerank.NONE : rerank;
   }
 
   /** All defaults, no principals but the anonymous one. */
   public static OpenBookConfig defaults() {
-    return new OpenBookConfig(null, null, null, null, null, null, null, null);
+    return new OpenBookConfig(null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -76,7 +79,8 @@ public record OpenBookConfig(
     principals.forEach((name, list) -> depts.put(name, Settings.departments(list)));
     return new Settings(depts, chunking.settings(), retrieval.resolve(),
         new Settings.Gate(gate.threshold() == null ? Gate.DEFAULT_THRESHOLD : gate.threshold()),
-        ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env));
+        ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env),
+        rerank.resolve(env));
   }
 
   /** Chunk budget in chars; defaults from {@link ChunkerSettings#DEFAULT}. */
@@ -324,6 +328,97 @@ public record OpenBookConfig(
           + ", collection=" + collection + ", shards=" + shards + ", replicas=" + replicas
           + (user == null ? "" : ", user=" + user) + (password == null ? "" : ", password=***")
           + "]";
+    }
+  }
+
+  /**
+   * The reranking stage ({@code org.openbook.rerank}): the top {@code fetchK} fused candidates
+   * are scored by a reranker and the top k kept in its order. A failing or slow reranker leaves
+   * the fused order ({@code diagnostics.rerank = "skipped: …"}).
+   *
+   * @param type      {@code none} (default), {@code http} (cross-encoder server), {@code onnx}
+   *                  (local cross-encoder file) or {@code llm} (the configured chat model,
+   *                  listwise)
+   * @param url       {@code http}: full endpoint URL, e.g. {@code http://localhost:8080/rerank}
+   * @param api       {@code http}: {@code cohere} (default; also Jina, SiliconFlow, Xinference,
+   *                  vLLM) or {@code tei} (Hugging Face Text Embeddings Inference)
+   * @param model     {@code http}: model name sent to the server; {@code onnx}: path of the
+   *                  {@code model.onnx} file
+   * @param tokenizer {@code onnx}: path of the model's {@code tokenizer.json} (default: beside the
+   *                  model file)
+   * @param apiKey    {@code http}: bearer key; {@code OPENBOOK_RERANK_API_KEY} overrides it
+   * @param fetchK    fused candidates reranked (default 20)
+   * @param timeoutMs time limit of one reranker call in ms (default 5000)
+   * @param threshold gate 1 on the rerank score, on the reranker's own scale: when set and the
+   *                  reranker scored the top hit, that score must reach it (instead of the
+   *                  cosine threshold); unset means the cosine gate only
+   */
+  public record Rerank(
+      String type,
+      String url,
+      String api,
+      String model,
+      String tokenizer,
+      String apiKey,
+      Integer fetchK,
+      Long timeoutMs,
+      Double threshold) {
+
+    /** No reranking stage. */
+    public static final Rerank NONE = new Rerank(null, null, null, null, null, null, null, null,
+        null);
+
+    public Rerank {
+      type = type == null || type.isBlank() ? "none" : type.strip().toLowerCase(java.util.Locale.ROOT);
+      if (!List.of("none", "http", "onnx", "llm").contains(type)) {
+        throw new IllegalArgumentException(
+            "rerank.type must be none, http, onnx or llm, got '" + type + "'");
+      }
+      if (type.equals("http") && (url == null || url.isBlank())) {
+        throw new IllegalArgumentException("rerank.url is required when rerank.type is http");
+      }
+      if (type.equals("onnx") && (model == null || model.isBlank())) {
+        throw new IllegalArgumentException(
+            "rerank.model (path of the model.onnx file) is required when rerank.type is onnx");
+      }
+      if (fetchK != null && fetchK < 1) {
+        throw new IllegalArgumentException("rerank.fetchK must be >= 1, got " + fetchK);
+      }
+      if (timeoutMs != null && timeoutMs < 1) {
+        throw new IllegalArgumentException("rerank.timeoutMs must be >= 1, got " + timeoutMs);
+      }
+      if (threshold != null && !Double.isFinite(threshold)) {
+        throw new IllegalArgumentException("rerank.threshold must be a number, got " + threshold);
+      }
+    }
+
+    /** Environment variable that overrides {@code rerank.apiKey}. */
+    public static final String API_KEY_ENV = "OPENBOOK_RERANK_API_KEY";
+    /** Fused candidates reranked when the config says none. */
+    public static final int DEFAULT_FETCH_K = 20;
+    /** Time limit of one reranker call when the config says none, in ms. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 5_000;
+
+    /** Whether a reranking stage runs. */
+    public boolean enabled() {
+      return !type.equals("none");
+    }
+
+    Settings.Rerank resolve(Map<String, String> env) {
+      return new Settings.Rerank(type, Optional.ofNullable(url), api == null ? "cohere" : api,
+          Optional.ofNullable(model), Optional.ofNullable(tokenizer),
+          Optional.ofNullable(env.getOrDefault(API_KEY_ENV, apiKey)),
+          fetchK == null ? DEFAULT_FETCH_K : fetchK,
+          timeoutMs == null ? DEFAULT_TIMEOUT_MILLIS : timeoutMs,
+          threshold == null ? Double.NaN : threshold);
+    }
+
+    /** Hides the key. */
+    @Override
+    public String toString() {
+      return "Rerank[type=" + type + ", url=" + url + ", api=" + api + ", model=" + model
+          + ", fetchK=" + fetchK + ", timeoutMs=" + timeoutMs + ", threshold=" + threshold
+          + (apiKey == null ? "" : ", apiKey=***") + "]";
     }
   }
 }

@@ -28,6 +28,7 @@ import org.openbook.solr.SolrStoreConfig;
  * @param llm        the OpenAI-compatible endpoint, or empty for extractive answers
  * @param server     {@code openbook serve} settings
  * @param store      the index backend
+ * @param rerank     the reranking stage between fusion and generation
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -37,7 +38,8 @@ public record Settings(
     Ingest ingest,
     Optional<LlmConfig> llm,
     Server server,
-    Store store) {
+    Store store,
+    Rerank rerank) {
 
   public Settings {
     principals = Map.copyOf(principals);
@@ -117,6 +119,28 @@ public record Settings(
     public Server {
       tokens = Map.copyOf(tokens);
       writers = Set.copyOf(writers);
+    }
+  }
+
+  /**
+   * The reranking stage ({@code org.openbook.rerank}); see {@link OpenBookConfig.Rerank}.
+   *
+   * @param type      {@code none}, {@code http}, {@code onnx} or {@code llm}
+   * @param url       {@code http}: the endpoint URL
+   * @param api       {@code http}: wire format, {@code cohere} or {@code tei}
+   * @param model     {@code http}: model name; {@code onnx}: path of {@code model.onnx}
+   * @param tokenizer {@code onnx}: path of {@code tokenizer.json}, or empty for beside the model
+   * @param apiKey    {@code http}: bearer key (environment first), or empty
+   * @param fetchK    fused candidates reranked, ≥ 1
+   * @param timeoutMs time limit of one reranker call, ms ≥ 1
+   * @param threshold gate 1 on the top rerank score, or NaN for the cosine gate only
+   */
+  public record Rerank(String type, Optional<String> url, String api, Optional<String> model,
+      Optional<String> tokenizer, Optional<String> apiKey, int fetchK, long timeoutMs,
+      double threshold) {
+    /** Whether a reranking stage runs. */
+    public boolean enabled() {
+      return !type.equals("none");
     }
   }
 
