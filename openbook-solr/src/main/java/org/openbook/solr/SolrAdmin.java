@@ -8,17 +8,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.solr.client.solrj.SolrClient;
 import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
+import org.apache.solr.client.solrj.impl.CloudSolrClient;
+import org.apache.solr.client.solrj.impl.ClusterStateProvider;
 import org.apache.solr.client.solrj.impl.Http2SolrClient;
 import org.apache.solr.client.solrj.request.CollectionAdminRequest;
 import org.apache.solr.client.solrj.request.ConfigSetAdminRequest;
 import org.apache.solr.client.solrj.request.GenericSolrRequest;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrException;
+import org.apache.solr.common.cloud.DocCollection;
+import org.apache.solr.common.cloud.Slice;
 import org.apache.solr.common.util.ContentStreamBase;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
@@ -206,6 +211,46 @@ public final class SolrAdmin {
       // The probe is only a diagnosis; the original failure stands.
     }
     return failure;
+  }
+
+  /**
+   * Whether a failure may pass if the request is sent again: no answer at all (connection
+   * refused or reset, timeout: SolrJ's {@link SolrServerException}, a plain {@link IOException})
+   * or HTTP 502/503/504 (e.g. "no servers hosting shard", a shard without a leader during a
+   * restart). Not: HTTP 4xx (bad request, authentication, authorisation) or other server errors.
+   */
+  static boolean isTransient(IOException failure) {
+    boolean sawServerException = false;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SolrException se) {
+        int code = se.code();
+        return code == 502 || code == 503 || code == 504;
+      }
+      sawServerException |= t instanceof SolrServerException;
+    }
+    return sawServerException || failure.getCause() == null
+        || failure.getCause() instanceof IOException;
+  }
+
+  /**
+   * The shards of {@code collection} that have no active replica on a live node, sorted; empty
+   * if all have one or the client cannot tell (not a cloud client, or the cluster state could
+   * not be read).
+   */
+  static List<String> unavailableShards(SolrClient client, String collection) {
+    if (!(client instanceof CloudSolrClient cloud)) {
+      return List.of();
+    }
+    try {
+      ClusterStateProvider state = cloud.getClusterStateProvider();
+      DocCollection c = state.getCollection(collection);
+      Set<String> live = state.getLiveNodes();
+      return c.getSlices().stream()
+          .filter(slice -> slice.getReplicas().stream().noneMatch(r -> r.isActive(live)))
+          .map(Slice::getName).sorted().toList();
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
   }
 
   /** A SolrJ call. */
