@@ -77,6 +77,10 @@ public final class JsonOutput {
     diag.put("generationMillis", d.generationMillis());
     diag.put("reason", d.reason());
     diag.put("rewrittenQuestion", d.rewrittenQuestion());
+    // Never silently partial: a Solr store with store.partialResults: true answered without
+    // these shards.
+    diag.put("partialResults", d.partialResults());
+    diag.set("missingShards", MAPPER.valueToTree(d.missingShards()));
     return root;
   }
 

@@ -18,6 +18,9 @@ import java.util.List;
  * @param rewrittenQuestion   the standalone question actually retrieved for when a follow-up in a
  *                            conversation was rewritten (see {@code org.openbook.conversation}),
  *                            or empty when the question was used as asked
+ * @param missingShards       shards of a distributed index that did not answer: the sources come
+ *                            from part of the index ({@code store.partialResults: true}); empty
+ *                            when retrieval was complete
  */
 public record AnswerDiagnostics(
     String generator,
@@ -29,9 +32,21 @@ public record AnswerDiagnostics(
     long retrievalMillis,
     long generationMillis,
     String reason,
-    String rewrittenQuestion) {
+    String rewrittenQuestion,
+    List<String> missingShards) {
+
+  /** Diagnostics of a complete retrieval (no shard missing). */
+  public AnswerDiagnostics(String generator, double bestDenseScore, double threshold,
+      List<Integer> invalidCitations, List<String> uncitedSentences,
+      List<Integer> unsupportedCitations, long retrievalMillis, long generationMillis,
+      String reason, String rewrittenQuestion) {
+    this(generator, bestDenseScore, threshold, invalidCitations, uncitedSentences,
+        unsupportedCitations, retrievalMillis, generationMillis, reason, rewrittenQuestion,
+        List.of());
+  }
 
   public AnswerDiagnostics {
+    missingShards = missingShards == null ? List.of() : List.copyOf(missingShards);
     invalidCitations = List.copyOf(invalidCitations);
     uncitedSentences = List.copyOf(uncitedSentences);
     unsupportedCitations = List.copyOf(unsupportedCitations);
@@ -42,13 +57,25 @@ public record AnswerDiagnostics(
   public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, missingShards);
+  }
+
+  /** These diagnostics with {@code missingShards} set. */
+  public AnswerDiagnostics withMissingShards(List<String> missingShards) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, missingShards);
+  }
+
+  /** Whether the answer was built from part of a distributed index. */
+  public boolean partialResults() {
+    return !missingShards.isEmpty();
   }
 
   /** These diagnostics with {@code reason} replaced. */
   public AnswerDiagnostics withReason(String reason) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, missingShards);
   }
 }

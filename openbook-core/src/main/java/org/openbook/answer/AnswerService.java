@@ -103,16 +103,18 @@ public final class AnswerService {
       retrieval = retriever.retrieve(query);
     } catch (IOException | RuntimeException e) {
       return failed("retrieval failed: " + e.getMessage(), "", Double.NaN, millisSince(t0), 0,
-          List.of());
+          List.of(), List.of());
     }
     long retrievalMillis = millisSince(t0);
     double best = retrieval.bestDenseScore();
+    List<String> missing = retrieval.missingShards();
 
     if (retrieval.hits().isEmpty() || !(best >= threshold)) {
       String sentence = refusal.sentenceFor(query.text());
       onText.accept(sentence);
       return new Answer(AnswerStatus.REFUSED_NO_EVIDENCE, sentence, List.of(), List.of(),
-          diagnostics("", best, List.of(), List.of(), List.of(), retrievalMillis, 0, ""));
+          diagnostics("", best, List.of(), List.of(), List.of(), retrievalMillis, 0, "")
+              .withMissingShards(missing));
     }
 
     List<Source> sources = new ArrayList<>();
@@ -127,23 +129,23 @@ public final class AnswerService {
       reply = generator.generate(query.text(), sources, onText);
     } catch (GenerationException | RuntimeException e) {
       return failed(generator.id() + " failed: " + e.getMessage(), generator.id(), best,
-          retrievalMillis, millisSince(t1), sources);
+          retrievalMillis, millisSince(t1), sources, missing);
     }
     long generationMillis = millisSince(t1);
     if (reply == null || reply.isBlank()) {
       return failed(generator.id() + " returned an empty answer", generator.id(), best,
-          retrievalMillis, generationMillis, sources);
+          retrievalMillis, generationMillis, sources, missing);
     }
 
     return replies.check(reply, sources, diagnostics(generator.id(), best, List.of(), List.of(),
-        List.of(), retrievalMillis, generationMillis, ""));
+        List.of(), retrievalMillis, generationMillis, "").withMissingShards(missing));
   }
 
   private Answer failed(String reason, String generatorId, double best, long retrievalMillis,
-      long generationMillis, List<Source> sources) {
+      long generationMillis, List<Source> sources, List<String> missingShards) {
     return new Answer(AnswerStatus.FAILED, "", List.of(), sources,
         diagnostics(generatorId, best, List.of(), List.of(), List.of(), retrievalMillis,
-            generationMillis, reason));
+            generationMillis, reason).withMissingShards(missingShards));
   }
 
   private AnswerDiagnostics diagnostics(String generatorId, double best, List<Integer> invalid,

@@ -11,16 +11,31 @@ import java.util.List;
  *                        not run or found nothing
  * @param denseCandidates how many candidates the dense route returned
  * @param sparseCandidates how many candidates the BM25 route returned
+ * @param missingShards   shards of a distributed index that did not answer, so the hits come
+ *                        from part of the index ({@link org.openbook.index.SearchCoverage});
+ *                        empty when the search was complete
  */
-public record Retrieval(
-    List<Hit> hits, double bestDenseScore, int denseCandidates, int sparseCandidates) {
+public record Retrieval(List<Hit> hits, double bestDenseScore, int denseCandidates,
+    int sparseCandidates, List<String> missingShards) {
 
   public Retrieval {
     hits = List.copyOf(hits);
+    missingShards = List.copyOf(missingShards);
+  }
+
+  /** A complete retrieval (every shard answered). */
+  public Retrieval(
+      List<Hit> hits, double bestDenseScore, int denseCandidates, int sparseCandidates) {
+    this(hits, bestDenseScore, denseCandidates, sparseCandidates, List.of());
   }
 
   /** A retrieval that found nothing. */
   public static Retrieval empty() {
     return new Retrieval(List.of(), Double.NaN, 0, 0);
+  }
+
+  /** Whether some shard did not answer, so the hits come from part of the index. */
+  public boolean partial() {
+    return !missingShards.isEmpty();
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import java.util.Set;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.solr.client.solrj.SolrClient;
+import org.apache.solr.client.solrj.SolrQuery;
 import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
 import org.apache.solr.client.solrj.impl.CloudSolrClient;
@@ -23,6 +25,8 @@ import org.apache.solr.client.solrj.request.GenericSolrRequest;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.cloud.DocCollection;
+import org.apache.solr.common.cloud.Replica;
+import org.apache.solr.common.params.ShardParams;
 import org.apache.solr.common.cloud.Slice;
 import org.apache.solr.common.util.ContentStreamBase;
 import org.openbook.index.IndexManifest;
@@ -146,6 +150,118 @@ public final class SolrAdmin {
     run("delete configset " + configSetName(collection),
         () -> new ConfigSetAdminRequest.Delete()
             .setConfigSetName(configSetName(collection)).process(client));
+  }
+
+  /**
+   * The operator's view of {@code collection}: cluster state, per-shard counts and the manifest,
+   * compared with {@code expected} (this build's model, dimension, metric, analyzer, chunker).
+   * Never throws for an unhealthy cluster: what is wrong is in {@link
+   * SolrCollectionStatus#problems()}.
+   *
+   * @param expected this build's settings (counts ignored)
+   */
+  public SolrCollectionStatus status(String collection, IndexManifest expected) {
+    List<String> problems = new ArrayList<>();
+    if (!(client instanceof CloudSolrClient cloud)) {
+      throw new IllegalStateException("status needs a cloud client, got " + client);
+    }
+    DocCollection state;
+    Set<String> live;
+    try {
+      ClusterStateProvider provider = cloud.getClusterStateProvider();
+      live = provider.getLiveNodes();
+      if (!exists(collection)) {
+        return new SolrCollectionStatus(collection, SolrCollectionStatus.Health.UNREACHABLE,
+            List.of(), null, false, List.of("collection '" + collection + "' does not exist;"
+                + " create it with: openbook solr init --collection " + collection));
+      }
+      state = provider.getCollection(collection);
+    } catch (IOException | RuntimeException e) {
+      return new SolrCollectionStatus(collection, SolrCollectionStatus.Health.UNREACHABLE,
+          List.of(), null, false, List.of("cannot read the cluster state of collection '"
+              + collection + "': " + e.getMessage()));
+    }
+    List<SolrCollectionStatus.Shard> shards = new ArrayList<>();
+    for (Slice slice : state.getSlices().stream()
+        .sorted(java.util.Comparator.comparing(Slice::getName)).toList()) {
+      List<SolrCollectionStatus.Replica> replicas = new ArrayList<>();
+      Replica leader = slice.getLeader();
+      boolean anyActive = false;
+      for (Replica r : slice.getReplicas().stream()
+          .sorted(java.util.Comparator.comparing(Replica::getName)).toList()) {
+        boolean active = r.isActive(live);
+        anyActive |= active;
+        String replicaState = live.contains(r.getNodeName())
+            ? r.getState().toString() : Replica.State.DOWN.toString();
+        replicas.add(new SolrCollectionStatus.Replica(r.getName(), r.getNodeName(),
+            replicaState, leader != null && leader.getName().equals(r.getName())));
+        if (!active) {
+          problems.add("replica " + r.getName() + " of " + slice.getName() + " on "
+              + r.getNodeName() + " is " + replicaState);
+        }
+      }
+      long chunks = -1;
+      long documents = -1;
+      if (!anyActive) {
+        problems.add(slice.getName() + " has no active replica: searches fail (or are partial"
+            + " with store.partialResults: true) and ingest waits for it");
+      } else {
+        if (leader == null) {
+          problems.add(slice.getName() + " has no leader: ingest waits for an election");
+        }
+        try {
+          chunks = shardCount(collection, slice.getName(), SolrFields.KIND_CHUNK);
+          documents = shardCount(collection, slice.getName(), SolrFields.KIND_DOCUMENT);
+        } catch (IOException e) {
+          problems.add("cannot count " + slice.getName() + ": " + e.getMessage());
+        }
+      }
+      shards.add(new SolrCollectionStatus.Shard(slice.getName(), slice.getState().toString(),
+          replicas, chunks, documents));
+    }
+    SolrCollectionStatus.Manifest manifest = null;
+    boolean matches = false;
+    try {
+      SolrDocument d = run("read manifest of " + collection,
+          () -> client.getById(collection, SolrFields.MANIFEST_ID));
+      if (d == null) {
+        problems.add("no OpenBook manifest: nothing has been ingested into '" + collection
+            + "' yet");
+      } else {
+        IndexManifest m = SolrFields.toManifest(d, 0, 0);
+        manifest = new SolrCollectionStatus.Manifest(m.embeddingModel(), m.dimension(),
+            m.metric(), m.analyzer(), m.chunker());
+        try {
+          m.requireCompatible(expected);
+          matches = m.chunker().equals(expected.chunker());
+          if (!matches) {
+            problems.add("manifest chunker '" + m.chunker() + "' differs from this build's '"
+                + expected.chunker() + "': an incremental ingest refuses it; rebuild with"
+                + " --reset");
+          }
+        } catch (IndexMismatchException e) {
+          problems.add("manifest does not match this build: " + e.getMessage());
+        }
+        if (SolrFields.layout(d) == null) {
+          matches = false;
+          problems.add("collection uses the old one-document-per-chunk layout; rebuild it with"
+              + " openbook ingest <dir> --reset");
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      problems.add("cannot read the manifest: " + e.getMessage());
+    }
+    return new SolrCollectionStatus(collection, problems.isEmpty()
+        ? SolrCollectionStatus.Health.HEALTHY : SolrCollectionStatus.Health.DEGRADED,
+        shards, manifest, matches, problems);
+  }
+
+  /** Documents of {@code kind} in one shard ({@code shards=<name>} routes to that shard). */
+  private long shardCount(String collection, String shard, String kind) throws IOException {
+    SolrQuery q = new SolrQuery("*:*").addFilterQuery(SolrFields.KIND + ":" + kind).setRows(0);
+    q.set(ShardParams.SHARDS, shard);
+    return run("count " + kind + " in " + shard + " of " + collection,
+        () -> client.query(collection, q)).getResults().getNumFound();
   }
 
   /** The manifest stored in {@code collection} (counts left at 0), if any. */
