@@ -34,6 +34,9 @@ public final class JsonOutput {
     root.put("fetchK", q.fetchK());
     root.put("millis", millis);
     putScore(root, "bestDenseScore", r.bestDenseScore());
+    ObjectNode diag = root.putObject("diagnostics");
+    diag.put("partialResults", r.partial());
+    diag.set("missingShards", MAPPER.valueToTree(r.missingShards()));
     ArrayNode hits = root.putArray("hits");
     int rank = 1;
     for (Hit h : r.hits()) {

@@ -317,8 +317,8 @@ public final class SolrAdmin {
       new GenericSolrRequest(SolrRequest.METHOD.GET, "/admin/info/system").process(probe);
     } catch (SolrException e) {
       if (e.code() == 401 || e.code() == 403) {
-        return new IOException("Solr at " + url + " refused the request (HTTP " + e.code() + "): "
-            + (config.user() == null
+        return new IOException("Solr at " + url + " refused the request (HTTP " + e.code() + ")"
+            + " for collection '" + config.collection() + "': " + (config.user() == null
                 ? "it requires authentication; set the Solr user and password"
                 : "check the password of Solr user '" + config.user() + "' and its permissions"),
             failure);
@@ -330,22 +330,55 @@ public final class SolrAdmin {
   }
 
   /**
+   * The HTTP status of the innermost Solr error behind {@code failure} (SolrJ's cloud client
+   * wraps a node's answer in a {@code RouteException} of status 500), or -1 if there is none.
+   */
+  static int httpStatus(Throwable failure) {
+    int code = -1;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SolrException se) {
+        code = se.code();
+      }
+    }
+    return code;
+  }
+
+  /**
+   * The error for a request Solr refused with HTTP 401 or 403: names the collection and the user
+   * (never the password) and says what to check. SolrJ's own message is not kept, as it quotes
+   * the server's answer verbatim; the cause chain still carries it for the log.
+   */
+  static IOException refused(String collection, String user, String what, int status,
+      Throwable cause) {
+    String who = user == null ? "anonymous requests" : "user '" + user + "'";
+    String check = status == 401
+        ? (user == null ? "the cluster requires authentication; set store.user and the"
+            + " password ($OPENBOOK_SOLR_PASSWORD or store.password)"
+            : "wrong or missing password for user '" + user + "'")
+        : "the user's role lacks the permission for this request (RuleBasedAuthorizationPlugin"
+            + " in security.json)";
+    return new IOException("Solr refused " + who + " (HTTP " + status + ") to " + what
+        + " in collection '" + collection + "': " + check, cause);
+  }
+
+  /**
    * Whether a failure may pass if the request is sent again: no answer at all (connection
    * refused or reset, timeout: SolrJ's {@link SolrServerException}, a plain {@link IOException})
    * or HTTP 502/503/504 (e.g. "no servers hosting shard", a shard without a leader during a
    * restart). Not: HTTP 4xx (bad request, authentication, authorisation) or other server errors.
    */
   static boolean isTransient(IOException failure) {
-    boolean sawServerException = false;
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SolrException se) {
-        int code = se.code();
-        return code == 502 || code == 503 || code == 504;
-      }
-      sawServerException |= t instanceof SolrServerException;
+    int status = httpStatus(failure);
+    if (status >= 400 && status < 500) {
+      return false;
     }
-    return sawServerException || failure.getCause() == null
-        || failure.getCause() instanceof IOException;
+    for (Throwable t = failure.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SolrServerException || t instanceof IOException) {
+        return true;
+      }
+    }
+    return status == 502 || status == 503 || status == 504
+        || (status == -1 && failure.getCause() == null);
   }
 
   /**

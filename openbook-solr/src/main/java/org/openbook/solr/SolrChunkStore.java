@@ -92,11 +92,14 @@ public final class SolrChunkStore
   private final IndexManifest settings;
   private final TextAnalysis analysis;
   private final SolrFailurePolicy failures;
+  /** The basic-auth user, for error messages; null when anonymous or unknown. */
+  private final String user;
   /** For index-time token streams; reuses its chain per thread, so sharing is safe. */
   private final Analyzer analyzer;
 
   private SolrChunkStore(SolrClient client, boolean ownsClient, String collection,
-      IndexManifest settings, TextAnalysis analysis, SolrFailurePolicy failures) {
+      IndexManifest settings, TextAnalysis analysis, SolrFailurePolicy failures, String user) {
+    this.user = user;
     this.client = client;
     this.ownsClient = ownsClient;
     this.collection = collection;
@@ -131,7 +134,8 @@ public final class SolrChunkStore
       if (!exists) {
         admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension());
       }
-      return open(client, true, config.collection(), expected, analysis, config.failures());
+      return open(client, true, config.collection(), expected, analysis, config.failures(),
+          config.user());
     } catch (IOException | RuntimeException e) {
       client.close();
       throw e;
@@ -156,7 +160,8 @@ public final class SolrChunkStore
       } catch (IOException e) {
         throw SolrAdmin.explain(config, e);
       }
-      return open(client, true, config.collection(), expected, analysis, config.failures());
+      return open(client, true, config.collection(), expected, analysis, config.failures(),
+          config.user());
     } catch (IOException | RuntimeException e) {
       client.close();
       throw e;
@@ -188,11 +193,11 @@ public final class SolrChunkStore
       IndexManifest expected, TextAnalysis analysis, SolrFailurePolicy failures)
       throws IOException {
     checkSettings(expected, analysis);
-    return open(client, false, collection, expected, analysis, failures);
+    return open(client, false, collection, expected, analysis, failures, null);
   }
 
   private static SolrChunkStore open(SolrClient client, boolean owns, String collection,
-      IndexManifest expected, TextAnalysis analysis, SolrFailurePolicy failures)
+      IndexManifest expected, TextAnalysis analysis, SolrFailurePolicy failures, String user)
       throws IOException {
     Objects.requireNonNull(collection, "collection");
     Objects.requireNonNull(failures, "failures");
@@ -202,7 +207,7 @@ public final class SolrChunkStore
           + " openbook solr init --collection " + collection);
     }
     SolrChunkStore store =
-        new SolrChunkStore(client, owns, collection, expected, analysis, failures);
+        new SolrChunkStore(client, owns, collection, expected, analysis, failures, user);
     try {
       SolrDocument manifestDoc = store.call("read manifest",
           () -> client.getById(collection, SolrFields.MANIFEST_ID));
@@ -548,6 +553,10 @@ public final class SolrChunkStore
       try {
         return SolrAdmin.run(what + " in collection '" + collection + "'", call);
       } catch (IOException e) {
+        int refused = SolrAdmin.httpStatus(e);
+        if (refused == 401 || refused == 403) {
+          throw SolrAdmin.refused(collection, user, what, refused, e);
+        }
         if (!SolrAdmin.isTransient(e) || attempt == failures.retries()) {
           if (attempt == 0) {
             throw e;
