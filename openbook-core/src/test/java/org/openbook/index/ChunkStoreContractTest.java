@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.TextAnalysis;
@@ -540,6 +541,7 @@ public abstract class ChunkStoreContractTest {
    * re-run of the ingest must leave exactly v2 with no orphan.
    */
   @Test
+  @Tag("fault-injection")
   void should_keep_every_document_whole_when_the_writer_is_killed_at_any_call()
       throws IOException {
     ChunkStoreUnderTest s = openTracked(MANIFEST);

@@ -2,6 +2,7 @@ package org.openbook.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.engine.config.OpenBookConfig;
@@ -10,7 +11,9 @@ import org.openbook.index.IndexStore;
 import org.openbook.lucene.LuceneChunkStore;
 import org.openbook.solr.SolrAdmin;
 import org.openbook.solr.SolrChunkStore;
+import org.openbook.solr.SolrFailurePolicy;
 import org.openbook.solr.SolrStoreConfig;
+import org.openbook.solr.SolrTls;
 
 /**
  * Opens the index the configuration names ({@code store.type}):
@@ -25,6 +28,10 @@ public final class StoreFactory {
 
   /** Environment variable that overrides {@code store.password}. */
   public static final String PASSWORD_ENV = "OPENBOOK_SOLR_PASSWORD";
+  /** Environment variable that overrides {@code store.tls.trustStorePassword}. */
+  public static final String TRUSTSTORE_PASSWORD_ENV = "OPENBOOK_SOLR_TRUSTSTORE_PASSWORD";
+  /** Environment variable that overrides {@code store.tls.keyStorePassword}. */
+  public static final String KEYSTORE_PASSWORD_ENV = "OPENBOOK_SOLR_KEYSTORE_PASSWORD";
 
   /** What the caller will do with the store. */
   public enum Mode {
@@ -107,16 +114,34 @@ public final class StoreFactory {
 
   /**
    * The SolrJ settings of a {@code store: solr} section: shards default to 2 and replicas to 1
-   * (used only when the collection is created); {@value #PASSWORD_ENV} overrides the password.
+   * (used only when the collection is created); {@value #PASSWORD_ENV} overrides the password,
+   * {@value #TRUSTSTORE_PASSWORD_ENV} and {@value #KEYSTORE_PASSWORD_ENV} the TLS store
+   * passwords; {@code partialResults}, {@code retries} and {@code retryBackoffMillis} default to
+   * {@link SolrFailurePolicy#DEFAULT}.
    *
    * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
    */
   public static SolrStoreConfig solrConfig(OpenBookConfig.Store store, Map<String, String> env) {
     String password = env.getOrDefault(PASSWORD_ENV, store.password());
     try {
+      SolrFailurePolicy failures = SolrFailurePolicy.DEFAULT;
+      if (store.retries() != null || store.retryBackoffMillis() != null) {
+        failures = failures.withRetries(
+            store.retries() == null ? failures.retries() : store.retries(),
+            store.retryBackoffMillis() == null ? failures.firstBackoff()
+                : Duration.ofMillis(store.retryBackoffMillis()));
+      }
+      if (store.partialResults() != null) {
+        failures = failures.withPartialResults(store.partialResults());
+      }
+      var t = store.tls();
+      SolrTls tls = t == null ? SolrTls.NONE : new SolrTls(t.trustStore(),
+          env.getOrDefault(TRUSTSTORE_PASSWORD_ENV, t.trustStorePassword()), t.keyStore(),
+          env.getOrDefault(KEYSTORE_PASSWORD_ENV, t.keyStorePassword()));
       return new SolrStoreConfig(store.solrUrls(), store.zkHosts(), store.zkChroot(),
           store.collectionOr(), store.shards() == null ? 2 : store.shards(),
-          store.replicas() == null ? 1 : store.replicas(), store.user(), password);
+          store.replicas() == null ? 1 : store.replicas(), store.user(), password, tls,
+          failures);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("config " + e.getMessage()
           .replace("solr store: ", "store: ")

@@ -248,6 +248,17 @@ public final class SolrChunkStore
     return collection;
   }
 
+  /**
+   * The operator's view of the collection (see {@link SolrAdmin#status}), compared with the
+   * settings this store was opened with; never throws for an unhealthy cluster.
+   *
+   * @throws IllegalStateException if the store was opened with a client that is not a cloud
+   *     client (it cannot read the cluster state)
+   */
+  public SolrCollectionStatus status() {
+    return new SolrAdmin(client).status(collection, settings);
+  }
+
   /** The stored settings with the document and chunk counts of the committed index. */
   @Override
   public IndexManifest manifest() throws IOException {

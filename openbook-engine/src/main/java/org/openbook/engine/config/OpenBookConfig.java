@@ -188,6 +188,14 @@ public record OpenBookConfig(
    * @param user       basic-auth user, or none
    * @param password   basic-auth password; the environment variable {@code
    *                   OPENBOOK_SOLR_PASSWORD} overrides it (prefer that)
+   * @param partialResults whether a search may answer from the shards that are up when some
+   *                   shard has no live replica, with {@code diagnostics.partialResults} and a
+   *                   warning (default false: such a search fails naming the missing shard)
+   * @param retries    retries of a request that failed transiently, e.g. while a node restarts
+   *                   (default 5, 0..20)
+   * @param retryBackoffMillis wait before the first retry, doubled each time up to 8 s
+   *                   (default 500)
+   * @param tls        trust store (and client key store) for {@code https} Solr nodes
    */
   public record Store(
       String type,
@@ -198,11 +206,22 @@ public record OpenBookConfig(
       Integer shards,
       Integer replicas,
       String user,
-      String password) {
+      String password,
+      Boolean partialResults,
+      Integer retries,
+      Long retryBackoffMillis,
+      Tls tls) {
 
     /** The embedded Lucene index, the default. */
     public static final Store LUCENE =
         new Store(null, null, null, null, null, null, null, null, null);
+
+    /** A store section without failure or TLS settings (their defaults apply). */
+    public Store(String type, List<String> solrUrls, List<String> zkHosts, String zkChroot,
+        String collection, Integer shards, Integer replicas, String user, String password) {
+      this(type, solrUrls, zkHosts, zkChroot, collection, shards, replicas, user, password,
+          null, null, null, null);
+    }
     /** Collection name when the config names none. */
     public static final String DEFAULT_COLLECTION = "openbook";
 
@@ -232,7 +251,28 @@ public record OpenBookConfig(
       return "Store[type=" + type + ", solrUrls=" + solrUrls + ", zkHosts=" + zkHosts
           + ", collection=" + collection + ", shards=" + shards + ", replicas=" + replicas
           + (user == null ? "" : ", user=" + user) + (password == null ? "" : ", password=***")
-          + "]";
+          + (partialResults == null ? "" : ", partialResults=" + partialResults)
+          + (tls == null ? "" : ", tls.trustStore=" + tls.trustStore()) + "]";
+    }
+  }
+
+  /**
+   * {@code store.tls}: TLS for {@code https} Solr nodes, passed to SolrJ. Passwords may also come
+   * from {@code OPENBOOK_SOLR_TRUSTSTORE_PASSWORD} and {@code OPENBOOK_SOLR_KEYSTORE_PASSWORD}
+   * (prefer those).
+   *
+   * @param trustStore         trust store file (JKS or PKCS12) with the CA of the Solr nodes
+   * @param trustStorePassword its password
+   * @param keyStore           client key store, only for clusters that require client
+   *                           certificates (mutual TLS)
+   * @param keyStorePassword   its password
+   */
+  public record Tls(
+      String trustStore, String trustStorePassword, String keyStore, String keyStorePassword) {
+    /** Hides the passwords. */
+    @Override
+    public String toString() {
+      return "Tls[trustStore=" + trustStore + ", keyStore=" + keyStore + "]";
     }
   }
 }
