@@ -16,6 +16,7 @@ import org.apache.solr.client.solrj.SolrClient;
 import org.apache.solr.client.solrj.SolrQuery;
 import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
+import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.client.solrj.impl.CloudSolrClient;
 import org.apache.solr.client.solrj.impl.ClusterStateProvider;
 import org.apache.solr.client.solrj.impl.Http2SolrClient;
@@ -153,6 +154,33 @@ public final class SolrAdmin {
   }
 
   /**
+   * The operator's view of the collection of {@code config}, through a client of its own;
+   * UNREACHABLE (never an exception) when the cluster cannot be reached at all.
+   *
+   * @param expected this build's settings (counts ignored)
+   */
+  public static SolrCollectionStatus status(SolrStoreConfig config, IndexManifest expected) {
+    CloudHttp2SolrClient client;
+    try {
+      client = config.newClient();
+    } catch (RuntimeException e) {
+      return unreachable(config.collection(), e);
+    }
+    try (client) {
+      return new SolrAdmin(client).status(config.collection(), expected);
+    } catch (IOException e) {
+      // closing failed; the status was computed
+      return unreachable(config.collection(), e);
+    }
+  }
+
+  private static SolrCollectionStatus unreachable(String collection, Exception e) {
+    return new SolrCollectionStatus(collection, SolrCollectionStatus.Health.UNREACHABLE,
+        List.of(), null, false, List.of("cannot read the cluster state of collection '"
+            + collection + "': " + e.getMessage()));
+  }
+
+  /**
    * The operator's view of {@code collection}: cluster state, per-shard counts and the manifest,
    * compared with {@code expected} (this build's model, dimension, metric, analyzer, chunker).
    * Never throws for an unhealthy cluster: what is wrong is in {@link
@@ -177,9 +205,7 @@ public final class SolrAdmin {
       }
       state = provider.getCollection(collection);
     } catch (IOException | RuntimeException e) {
-      return new SolrCollectionStatus(collection, SolrCollectionStatus.Health.UNREACHABLE,
-          List.of(), null, false, List.of("cannot read the cluster state of collection '"
-              + collection + "': " + e.getMessage()));
+      return unreachable(collection, e);
     }
     List<SolrCollectionStatus.Shard> shards = new ArrayList<>();
     for (Slice slice : state.getSlices().stream()

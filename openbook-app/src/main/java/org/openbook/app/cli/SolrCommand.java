@@ -154,16 +154,10 @@ public final class SolrCommand implements Runnable {
       IndexManifest expected = new IndexManifest(BgeSmallZhEmbedder.MODEL_ID,
           BgeSmallZhEmbedder.DIMENSION, IndexManifest.COSINE,
           OpenBookAnalysis.defaultAnalysis().id(), c.chunking().settings().id(), 0, 0);
-      SolrCollectionStatus status;
-      try (var client = solr.newClient()) {
-        status = new SolrAdmin(client).status(solr.collection(), expected);
-      }
+      SolrCollectionStatus status = SolrAdmin.status(solr, expected);
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
-        ObjectMapper mapper = new ObjectMapper();
-        ObjectNode root = mapper.valueToTree(status);
-        root.put("exitCode", status.health().exitCode());
-        out.println(mapper.writeValueAsString(root));
+        out.println(toJson(status));
       } else {
         printText(out, status);
       }
@@ -171,7 +165,16 @@ public final class SolrCommand implements Runnable {
       return status.health().exitCode();
     }
 
-    private static void printText(PrintWriter out, SolrCollectionStatus st) {
+    /** The JSON form of {@code st}: its record components and {@code exitCode}. */
+    static String toJson(SolrCollectionStatus st) throws IOException {
+      ObjectMapper mapper = new ObjectMapper();
+      ObjectNode root = mapper.valueToTree(st);
+      root.put("exitCode", st.health().exitCode());
+      return mapper.writeValueAsString(root);
+    }
+
+    /** The text form of {@code st}: verdict, shards with counts, replicas, manifest, problems. */
+    static void printText(PrintWriter out, SolrCollectionStatus st) {
       out.println("collection " + st.collection() + ": " + st.health());
       for (SolrCollectionStatus.Shard sh : st.shards()) {
         out.println("  " + sh.name() + " (" + sh.state() + "): "
