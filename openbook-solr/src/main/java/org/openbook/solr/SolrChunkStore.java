@@ -215,10 +215,13 @@ public final class SolrChunkStore
           Optional.ofNullable(manifestDoc).map(m -> SolrFields.toManifest(m, 0, 0));
       long chunks = store.numFound("count", new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY),
           failures.partialResults());
-      if (stored.isPresent() && chunks > 0 && SolrFields.layout(manifestDoc) == null) {
-        throw new IndexMismatchException("Solr collection '" + collection + "' was written by an"
-            + " earlier OpenBook (one Solr document per chunk, replaced by delete-then-add);"
-            + " rebuild it in the document-block layout: openbook ingest <dir> --reset");
+      if (stored.isPresent() && SolrFields.layout(manifestDoc) == null) {
+        if (chunks > 0) {
+          throw new IndexMismatchException("Solr collection '" + collection + "' was written by"
+              + " an earlier OpenBook (one Solr document per chunk, replaced by delete-then-add);"
+              + " rebuild it in the document-block layout: openbook ingest <dir> --reset");
+        }
+        stored = Optional.empty(); // empty: its manifest is rewritten with the layout below
       }
       if (stored.isPresent()) {
         stored.get().requireCompatible(expected);

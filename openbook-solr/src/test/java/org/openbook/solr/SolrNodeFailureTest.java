@@ -67,12 +67,17 @@ class SolrNodeFailureTest {
   static Path baseDir;
   private static MiniSolrCloudCluster cluster;
   private static List<String> urls;
+  /** The node the tests stop; the cluster forgets a stopped runner, so it is kept here. */
+  private static JettySolrRunner second;
+  private static String secondNodeName;
 
   @BeforeAll
   static void startCluster() throws Exception {
     System.setProperty("solr.log.dir", baseDir.resolve("logs").toString());
     cluster = new MiniSolrCloudCluster.Builder(2, baseDir.resolve("solr")).configure();
     urls = cluster.getJettySolrRunners().stream().map(j -> j.getBaseUrl().toString()).toList();
+    second = cluster.getJettySolrRunner(1);
+    secondNodeName = second.getNodeName();
   }
 
   @AfterAll
@@ -84,13 +89,16 @@ class SolrNodeFailureTest {
 
   /** Every test leaves both nodes running. */
   @AfterEach
-  void restartStoppedNodes() throws Exception {
-    for (JettySolrRunner j : cluster.getJettySolrRunners()) {
-      if (!j.isRunning()) {
-        cluster.startJettySolrRunner(j, true);
-        cluster.waitForNode(j, 60);
-      }
+  void restartStoppedNode() throws Exception {
+    if (!second.isRunning()) {
+      restartSecondNode();
     }
+  }
+
+  /** Starts the stopped node again on its port (same node name) and waits until it is live. */
+  private static void restartSecondNode() throws Exception {
+    cluster.startJettySolrRunner(second, true);
+    cluster.waitForNode(second, 60);
   }
 
   private static SolrStoreConfig config(String collection, int replicas) {
@@ -170,19 +178,20 @@ class SolrNodeFailureTest {
   }
 
   private static JettySolrRunner stopSecondNode() throws Exception {
-    JettySolrRunner j = cluster.getJettySolrRunner(1);
-    cluster.stopJettySolrRunner(j);
-    cluster.waitForJettyToStop(j);
-    return j;
+    cluster.stopJettySolrRunner(second);
+    cluster.waitForJettyToStop(second);
+    return second;
   }
 
-  /** The shard whose only replica lives on {@code node}. */
+  /** The shard whose only replica lives on the stopped node. */
   private static String shardOnlyOn(String collection, JettySolrRunner node) {
     DocCollection c = cluster.getZkStateReader().getClusterState().getCollection(collection);
     return c.getSlices().stream()
         .filter(s -> s.getReplicas().stream()
-            .allMatch(r -> r.getNodeName().equals(node.getNodeName())))
-        .map(Slice::getName).findFirst().orElseThrow();
+            .allMatch(r -> r.getNodeName().equals(secondNodeName)))
+        .map(Slice::getName).findFirst()
+        .orElseThrow(() -> new AssertionError("no shard of " + collection + " lives only on "
+            + secondNodeName + ": " + c));
   }
 
   // ---------------------------------------------------------------- replicas = 2
@@ -210,8 +219,7 @@ class SolrNodeFailureTest {
       assertThat(store.documentHashes()).isEqualTo(hashes(v2));
       assertThat(store.count()).isEqualTo(12);
 
-      cluster.startJettySolrRunner(stopped, true);
-      cluster.waitForNode(stopped, 60);
+      restartSecondNode();
       cluster.waitForActiveCollection("twice", 60, TimeUnit.SECONDS, 2, 4);
       // The restarted replicas caught up: every replica answers v2.
       assertThat(store.documentHashes()).isEqualTo(hashes(v2));
@@ -286,7 +294,7 @@ class SolrNodeFailureTest {
       CompletableFuture<Void> restart = CompletableFuture.runAsync(() -> {
         try {
           Thread.sleep(1500);
-          cluster.startJettySolrRunner(stopped, true);
+          cluster.startJettySolrRunner(second, true);
         } catch (Exception e) {
           throw new IllegalStateException(e);
         }
@@ -316,8 +324,7 @@ class SolrNodeFailureTest {
           .hasMessageContaining("collection 'rerun'")
           .hasMessageContaining("gave up after 3 attempts");
 
-      cluster.startJettySolrRunner(stopped, true);
-      cluster.waitForNode(stopped, 60);
+      restartSecondNode();
       cluster.waitForActiveCollection("rerun", 60, TimeUnit.SECONDS, 2, 2);
       ingest(store, v2);
       assertThat(store.documentHashes()).isEqualTo(hashes(v2));
