@@ -18,6 +18,8 @@ import java.util.List;
  * @param rewrittenQuestion   the standalone question actually retrieved for when a follow-up in a
  *                            conversation was rewritten (see {@code org.openbook.conversation}),
  *                            or empty when the question was used as asked
+ * @param agentTrace          the searches the agent made, in order; empty unless the answer came
+ *                            from the tool-calling agent
  * @param missingShards       shards of a distributed index that did not answer: the sources come
  *                            from part of the index ({@code store.partialResults: true}); empty
  *                            when retrieval was complete
@@ -33,20 +35,22 @@ public record AnswerDiagnostics(
     long generationMillis,
     String reason,
     String rewrittenQuestion,
+    List<AgentStep> agentTrace,
     List<String> missingShards) {
 
   /** Diagnostics of a complete retrieval (no shard missing). */
   public AnswerDiagnostics(String generator, double bestDenseScore, double threshold,
       List<Integer> invalidCitations, List<String> uncitedSentences,
       List<Integer> unsupportedCitations, long retrievalMillis, long generationMillis,
-      String reason, String rewrittenQuestion) {
+      String reason, String rewrittenQuestion, List<AgentStep> agentTrace) {
     this(generator, bestDenseScore, threshold, invalidCitations, uncitedSentences,
         unsupportedCitations, retrievalMillis, generationMillis, reason, rewrittenQuestion,
-        List.of());
+        agentTrace, List.of());
   }
 
   public AnswerDiagnostics {
     missingShards = missingShards == null ? List.of() : List.copyOf(missingShards);
+    agentTrace = agentTrace == null ? List.of() : List.copyOf(agentTrace);
     invalidCitations = List.copyOf(invalidCitations);
     uncitedSentences = List.copyOf(uncitedSentences);
     unsupportedCitations = List.copyOf(unsupportedCitations);
@@ -57,25 +61,32 @@ public record AnswerDiagnostics(
   public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, missingShards);
-  }
-
-  /** These diagnostics with {@code missingShards} set. */
-  public AnswerDiagnostics withMissingShards(List<String> missingShards) {
-    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
-        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, missingShards);
-  }
-
-  /** Whether the answer was built from part of a distributed index. */
-  public boolean partialResults() {
-    return !missingShards.isEmpty();
+        rewrittenQuestion, agentTrace, missingShards);
   }
 
   /** These diagnostics with {@code reason} replaced. */
   public AnswerDiagnostics withReason(String reason) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, missingShards);
+        rewrittenQuestion, agentTrace, missingShards);
+  }
+
+  /** These diagnostics with the agent's {@code trace}. */
+  public AnswerDiagnostics withAgentTrace(List<AgentStep> trace) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, trace, missingShards);
+  }
+
+  /** These diagnostics with {@code missingShards} set. */
+  public AnswerDiagnostics withMissingShards(List<String> missingShards) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, agentTrace, missingShards);
+  }
+
+  /** Whether the answer was built from part of a distributed index. */
+  public boolean partialResults() {
+    return !missingShards.isEmpty();
   }
 }

@@ -41,10 +41,10 @@ public final class HybridRetriever implements Retriever {
   }
 
   @Override
-  public Retrieval retrieve(Query query) throws IOException {
+  public SearchResult retrieve(Query query) throws IOException {
     AccessFilter filter = query.principal().filter();
     if (filter.departments().isEmpty()) {
-      return Retrieval.empty();
+      return SearchResult.empty();
     }
     // A distributed store may answer from part of its shards (if configured to); the missing
     // shards travel with the result so the answer can say so.
@@ -59,6 +59,6 @@ public final class HybridRetriever implements Retriever {
     double best = d.value().isEmpty() ? Double.NaN : d.value().get(0).score();
     Set<String> missing = new TreeSet<>(d.missingShards());
     missing.addAll(s.missingShards());
-    return new Retrieval(top, best, d.value().size(), s.value().size(), List.copyOf(missing));
+    return new SearchResult(top, best, d.value().size(), s.value().size(), List.copyOf(missing));
   }
 }

@@ -2,18 +2,14 @@ package org.openbook.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
 import org.openbook.analysis.TextAnalysis;
-import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexStore;
 import org.openbook.lucene.LuceneChunkStore;
 import org.openbook.solr.SolrAdmin;
 import org.openbook.solr.SolrChunkStore;
-import org.openbook.solr.SolrFailurePolicy;
 import org.openbook.solr.SolrStoreConfig;
-import org.openbook.solr.SolrTls;
 
 /**
  * Opens the index the configuration names ({@code store.type}):
@@ -24,54 +20,36 @@ import org.openbook.solr.SolrTls;
  *       folder then holds only local state (the embedding cache); the chunks live in Solr.</li>
  * </ul>
  */
-public final class StoreFactory {
-
-  /** Environment variable that overrides {@code store.password}. */
-  public static final String PASSWORD_ENV = "OPENBOOK_SOLR_PASSWORD";
-  /** Environment variable that overrides {@code store.tls.trustStorePassword}. */
-  public static final String TRUSTSTORE_PASSWORD_ENV = "OPENBOOK_SOLR_TRUSTSTORE_PASSWORD";
-  /** Environment variable that overrides {@code store.tls.keyStorePassword}. */
-  public static final String KEYSTORE_PASSWORD_ENV = "OPENBOOK_SOLR_KEYSTORE_PASSWORD";
-
-  /** What the caller will do with the store. */
-  public enum Mode {
-    /** Search an existing index; nothing is created. */
-    READ,
-    /** Ingest: the index is created if absent; Lucene's write lock is taken at once. */
-    WRITE,
-    /** Ingest from scratch: the index is emptied first ({@code --reset}). */
-    RESET
-  }
+final class StoreFactory {
 
   private StoreFactory() {}
 
   /**
    * Opens the configured store.
    *
-   * @param store    the {@code store} section
-   * @param index    the {@code --index} folder (Lucene's index; unused by Solr)
+   * @param store    the {@code store} settings
+   * @param index    the index folder (Lucene's index; unused by Solr)
    * @param expected model, dimension, analyzer and chunker of this run (counts ignored)
-   * @param env      the environment ({@value #PASSWORD_ENV})
-   * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
+   * @param mode     read, write (Lucene's write lock taken at once) or reset (emptied first)
    * @throws org.openbook.index.IndexMismatchException if the index was built with other settings
    * @throws IOException if the index is missing (READ), locked by another ingest, or Solr cannot
    *     be reached or refuses
    */
-  public static IndexStore open(OpenBookConfig.Store store, Path index, IndexManifest expected,
-      TextAnalysis analysis, Mode mode, Map<String, String> env) throws IOException {
+  static IndexStore open(Settings.Store store, Path index, IndexManifest expected,
+      TextAnalysis analysis, OpenBook.Mode mode) throws IOException {
     return store.isSolr()
-        ? openSolr(solrConfig(store, env), expected, analysis, mode)
+        ? openSolr(store.solr().orElseThrow(), expected, analysis, mode)
         : openLucene(index, expected, analysis, mode);
   }
 
   private static IndexStore openLucene(Path index, IndexManifest expected, TextAnalysis analysis,
-      Mode mode) throws IOException {
+      OpenBook.Mode mode) throws IOException {
     LuceneChunkStore s = switch (mode) {
       case READ -> LuceneChunkStore.openExisting(index, expected, analysis);
       case WRITE -> LuceneChunkStore.open(index, expected, analysis);
       case RESET -> LuceneChunkStore.create(index, expected, analysis);
     };
-    if (mode != Mode.READ) {
+    if (mode != OpenBook.Mode.READ) {
       try {
         s.lockForWriting(); // a second ingest fails here, before any work
       } catch (IOException | RuntimeException e) {
@@ -83,7 +61,7 @@ public final class StoreFactory {
   }
 
   private static IndexStore openSolr(SolrStoreConfig config, IndexManifest expected,
-      TextAnalysis analysis, Mode mode) throws IOException {
+      TextAnalysis analysis, OpenBook.Mode mode) throws IOException {
     try {
       return openSolrOrFail(config, expected, analysis, mode);
     } catch (IOException e) {
@@ -94,11 +72,11 @@ public final class StoreFactory {
   }
 
   private static IndexStore openSolrOrFail(SolrStoreConfig config, IndexManifest expected,
-      TextAnalysis analysis, Mode mode) throws IOException {
-    if (mode == Mode.READ) {
+      TextAnalysis analysis, OpenBook.Mode mode) throws IOException {
+    if (mode == OpenBook.Mode.READ) {
       return SolrChunkStore.openExisting(config, expected, analysis);
     }
-    if (mode == Mode.RESET) {
+    if (mode == OpenBook.Mode.RESET) {
       try (var client = config.newClient()) {
         SolrAdmin admin = new SolrAdmin(client);
         if (admin.exists(config.collection())) {
@@ -110,42 +88,5 @@ public final class StoreFactory {
       }
     }
     return SolrChunkStore.open(config, expected, analysis);
-  }
-
-  /**
-   * The SolrJ settings of a {@code store: solr} section: shards default to 2 and replicas to 1
-   * (used only when the collection is created); {@value #PASSWORD_ENV} overrides the password,
-   * {@value #TRUSTSTORE_PASSWORD_ENV} and {@value #KEYSTORE_PASSWORD_ENV} the TLS store
-   * passwords; {@code partialResults}, {@code retries} and {@code retryBackoffMillis} default to
-   * {@link SolrFailurePolicy#DEFAULT}.
-   *
-   * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
-   */
-  public static SolrStoreConfig solrConfig(OpenBookConfig.Store store, Map<String, String> env) {
-    String password = env.getOrDefault(PASSWORD_ENV, store.password());
-    try {
-      SolrFailurePolicy failures = SolrFailurePolicy.DEFAULT;
-      if (store.retries() != null || store.retryBackoffMillis() != null) {
-        failures = failures.withRetries(
-            store.retries() == null ? failures.retries() : store.retries(),
-            store.retryBackoffMillis() == null ? failures.firstBackoff()
-                : Duration.ofMillis(store.retryBackoffMillis()));
-      }
-      if (store.partialResults() != null) {
-        failures = failures.withPartialResults(store.partialResults());
-      }
-      var t = store.tls();
-      SolrTls tls = t == null ? SolrTls.NONE : new SolrTls(t.trustStore(),
-          env.getOrDefault(TRUSTSTORE_PASSWORD_ENV, t.trustStorePassword()), t.keyStore(),
-          env.getOrDefault(KEYSTORE_PASSWORD_ENV, t.keyStorePassword()));
-      return new SolrStoreConfig(store.solrUrls(), store.zkHosts(), store.zkChroot(),
-          store.collectionOr(), store.shards() == null ? 2 : store.shards(),
-          store.replicas() == null ? 1 : store.replicas(), store.user(), password, tls,
-          failures);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("config " + e.getMessage()
-          .replace("solr store: ", "store: ")
-          .replace("(solrUrls)", "(store.solrUrls)").replace("(zkHosts)", "(store.zkHosts)"), e);
-    }
   }
 }

@@ -12,19 +12,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.openbook.engine.StoreFactory;
-import org.openbook.engine.config.ConfigLoader;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.IndexManifest;
 import org.openbook.solr.SolrAdmin;
 import org.openbook.solr.SolrCollectionStatus;
 import org.openbook.solr.SolrStoreConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code openbook solr init|status|local}: set up a SolrCloud collection, check its health, or
@@ -82,7 +81,7 @@ public final class SolrCommand implements Runnable {
     int dimension;
 
     @Option(names = "--user", paramLabel = "USER",
-        description = "Basic-auth user (password from $" + StoreFactory.PASSWORD_ENV + ").")
+        description = "Basic-auth user (password from $" + OpenBookConfig.Store.PASSWORD_ENV + ").")
     String user;
 
     @Option(names = "--config", paramLabel = "FILE",
@@ -106,7 +105,7 @@ public final class SolrCommand implements Runnable {
           shards != null ? shards : s.shards(), replicas != null ? replicas : s.replicas(),
           user != null ? user : s.user(), s.password(), s.partialResults(), s.retries(),
           s.retryBackoffMillis(), s.tls());
-      SolrStoreConfig solr = StoreFactory.solrConfig(merged, System.getenv());
+      SolrStoreConfig solr = merged.resolve(System.getenv()).solr().orElseThrow();
       try (var client = solr.newClient()) {
         SolrAdmin.InitOutcome outcome = new SolrAdmin(client).init(
             solr.collection(), solr.shards(), solr.replicas(), dimension);
@@ -144,12 +143,12 @@ public final class SolrCommand implements Runnable {
     public Integer call() throws IOException {
       OpenBookConfig c = ConfigLoader.load(config, System.getenv());
       OpenBookConfig.Store s = c.store();
-      if (s.solrUrls().isEmpty() && s.zkHosts().isEmpty()) {
+      if (!s.isSolr()) {
         throw new CommandLine.ParameterException(spec.commandLine(),
             "the configuration has no Solr store (store.type: solr with store.solrUrls or"
                 + " store.zkHosts)");
       }
-      SolrStoreConfig solr = StoreFactory.solrConfig(s, System.getenv());
+      SolrStoreConfig solr = s.resolve(System.getenv()).solr().orElseThrow();
       // What this build writes: the settings an ingest would check the manifest against.
       IndexManifest expected = new IndexManifest(BgeSmallZhEmbedder.MODEL_ID,
           BgeSmallZhEmbedder.DIMENSION, IndexManifest.COSINE,

@@ -17,23 +17,19 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.openbook.answer.Answer;
-import org.openbook.answer.AnswerService;
-import org.openbook.answer.Generator;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.Source;
-import org.openbook.engine.OpenBook;
-import org.openbook.solr.SolrChunkStore;
-import org.openbook.solr.SolrCollectionStatus;
 import org.openbook.app.JsonOutput;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.conversation.ConversationService;
-import org.openbook.conversation.KeyTermCarryOver;
-import org.openbook.conversation.QuestionRewriter;
-import org.openbook.document.DocumentReader;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.Settings;
 import org.openbook.ingest.IngestReport;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
 import org.openbook.retrieve.Retriever;
+import org.openbook.retrieve.SearchResult;
+import org.openbook.solr.SolrChunkStore;
+import org.openbook.solr.SolrCollectionStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,9 +69,7 @@ public final class ApiServer implements AutoCloseable {
       Set.of("/v1/ask", "/v1/search", "/v1/documents", "/healthz", "/metrics", "/");
 
   private final OpenBook engine;
-  private final Generator generator;
   private final Retriever retriever;
-  private final AnswerService answers;
   private final Authenticator auth;
   private final ApiRequests requests;
   private final DocumentService documents;
@@ -90,43 +84,25 @@ public final class ApiServer implements AutoCloseable {
    * A server over {@code engine} (opened for writing so uploads work); not yet listening.
    *
    * @param docsDir   the corpus folder uploads go to and are ingested from
-   * @param generator writes answers (the extractive one in tests)
-   * @throws IllegalArgumentException for a bad {@code server} config section
    */
-  public ApiServer(OpenBook engine, OpenBookConfig config, Path docsDir, Generator generator) {
-    this(engine, config, docsDir, generator, new KeyTermCarryOver());
-  }
-
-  /**
-   * As {@link #ApiServer(OpenBook, OpenBookConfig, Path, Generator)} with the rewriter that turns a
-   * follow-up into a standalone question (an LLM's when one is configured).
-   */
-  public ApiServer(OpenBook engine, OpenBookConfig config, Path docsDir, Generator generator,
-      QuestionRewriter rewriter) {
+  public ApiServer(OpenBook engine, Path docsDir) {
     this.engine = engine;
-    this.generator = generator;
     this.retriever = engine.retriever();
-    this.answers = engine.answerService(generator);
     // Follow-ups are rewritten before retrieval, so the history steers what is retrieved.
-    this.conversationService = new ConversationService(answers::ask, rewriter, conversations);
-    this.auth = new Authenticator(config);
-    var s = config.server();
-    if (s.maxKOr() < 1) {
-      throw new IllegalArgumentException("server.maxK must be >= 1, got " + s.maxKOr());
-    }
-    this.requests = new ApiRequests(s.maxBodyBytesOr(), s.maxKOr());
-    this.maxUploadBytes = s.maxUploadBytesOr();
-    long maxFile = config.ingest().maxFileBytes() == null
-        ? DocumentReader.DEFAULT_MAX_BYTES : config.ingest().maxFileBytes();
-    this.documents = new DocumentService(engine, docsDir, maxFile);
-    this.audit = new AuditLog(s.auditLog() == null ? null : Path.of(s.auditLog()),
-        Clock.systemUTC());
+    this.conversationService = engine.conversations(engine.answerer(), conversations);
+    Settings settings = engine.settings();
+    this.auth = new Authenticator(settings);
+    var s = settings.server();
+    this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK());
+    this.maxUploadBytes = s.maxUploadBytes();
+    this.documents = new DocumentService(engine, docsDir, settings.ingest().maxFileBytes());
+    this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
     this.metrics.chunks(documents.count());
     this.app = Javalin.create(c -> {
       c.showJavalinBanner = false;
       // SSE must reach the client event by event; compression would buffer it.
       c.http.disableCompression();
-      c.http.maxRequestSize = Math.max(s.maxBodyBytesOr(), maxUploadBytes);
+      c.http.maxRequestSize = Math.max(s.maxBodyBytes(), maxUploadBytes);
       c.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
       c.jetty.multipartConfig.maxFileSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
       c.staticFiles.add(sf -> {
@@ -223,7 +199,7 @@ public final class ApiServer implements AutoCloseable {
       Audited listener = new Audited(query, who, null);
       Answer a = conversationService.ask(conversationId, query, listener);
       finish(a, query, who, listener);
-      ObjectNode body = (ObjectNode) JSON.readTree(JsonOutput.ask(query, a));
+      ObjectNode body = JsonOutput.askNode(query, a);
       body.put("conversationId", conversationId);
       ctx.contentType("application/json").result(body.toString());
       return;
@@ -238,7 +214,7 @@ public final class ApiServer implements AutoCloseable {
       Answer a = conversationService.ask(conversationId, query, listener);
       listener.ensureSources();
       finish(a, query, who, listener);
-      ObjectNode fin = (ObjectNode) JSON.readTree(JsonOutput.ask(query, a));
+      ObjectNode fin = JsonOutput.askNode(query, a);
       fin.remove("sources");
       fin.put("conversationId", conversationId);
       sse.send("final", fin.toString());
@@ -266,7 +242,7 @@ public final class ApiServer implements AutoCloseable {
    * deltas. The {@code sources} event always comes first: an empty one is sent before the
    * refusal text when gate 1 refused.
    */
-  private final class Audited implements AnswerService.Listener {
+  private final class Audited implements Answerer.Listener {
     private final Query query;
     private final Principal who;
     private final SseEmitter sse;
@@ -311,7 +287,7 @@ public final class ApiServer implements AutoCloseable {
     ApiRequests.Search req = requests.search(ctx.bodyInputStream(), ctx.contentLength());
     Query query = engine.query(req.question(), who, req.k());
     long t0 = System.nanoTime();
-    Retrieval r = retriever.retrieve(query);
+    SearchResult r = retriever.retrieve(query);
     long millis = (System.nanoTime() - t0) / 1_000_000;
     audit.record("/v1/search", who.name(), query.text(),
         r.hits().stream().map(h -> h.chunk().id()).toList());
@@ -366,8 +342,7 @@ public final class ApiServer implements AutoCloseable {
     IngestReport report = documents.upload(who, folder, files);
     long total = documents.count();
     metrics.chunks(total);
-    ObjectNode body = (ObjectNode) JSON.readTree(JsonOutput.ingest(report, total));
-    ctx.status(201).contentType("application/json").result(body.toString());
+    ctx.status(201).contentType("application/json").result(JsonOutput.ingest(report, total));
   }
 
   private void delete(Context ctx) throws IOException {
@@ -405,7 +380,7 @@ public final class ApiServer implements AutoCloseable {
     body.put("model", m.embeddingModel());
     body.put("dimension", m.dimension());
     body.put("analyzer", m.analyzer());
-    body.put("generator", generator.id());
+    body.put("generator", engine.generatorId());
     ctx.contentType("application/json").result(body.toString());
   }
 }

@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.retrieve.Principal;
 
 /**
@@ -25,7 +25,7 @@ public final class Authenticator {
   /**
    * @throws IllegalArgumentException naming the token's principal when a token is blank
    */
-  public Authenticator(OpenBookConfig config) {
+  public Authenticator(Settings config) {
     for (Map.Entry<String, String> e : config.server().tokens().entrySet()) {
       if (e.getKey() == null || e.getKey().isBlank()) {
         throw new IllegalArgumentException("server.tokens: blank token for principal '"

@@ -39,7 +39,6 @@ class WebPageBrowserTest {
     Assumptions.assumeTrue(Files.isExecutable(Path.of(CHROMEDRIVER)),
         "needs Debian's chromium-driver: apt-get install -y chromium chromium-driver");
     Path kb = TestServer.kbDemoDocs();
-    Assumptions.assumeTrue(kb != null, "kb-demo fixture absent");
     server = new TestServer(root, 0.1, kb);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM);

@@ -15,23 +15,23 @@ import java.util.List;
  *                        from part of the index ({@link org.openbook.index.SearchCoverage});
  *                        empty when the search was complete
  */
-public record Retrieval(List<Hit> hits, double bestDenseScore, int denseCandidates,
+public record SearchResult(List<Hit> hits, double bestDenseScore, int denseCandidates,
     int sparseCandidates, List<String> missingShards) {
 
-  public Retrieval {
+  public SearchResult {
     hits = List.copyOf(hits);
     missingShards = List.copyOf(missingShards);
   }
 
   /** A complete retrieval (every shard answered). */
-  public Retrieval(
+  public SearchResult(
       List<Hit> hits, double bestDenseScore, int denseCandidates, int sparseCandidates) {
     this(hits, bestDenseScore, denseCandidates, sparseCandidates, List.of());
   }
 
   /** A retrieval that found nothing. */
-  public static Retrieval empty() {
-    return new Retrieval(List.of(), Double.NaN, 0, 0);
+  public static SearchResult empty() {
+    return new SearchResult(List.of(), Double.NaN, 0, 0);
   }
 
   /** Whether some shard did not answer, so the hits come from part of the index. */
