@@ -108,6 +108,7 @@ function onEvent(name, data) {
         + data.diagnostics.retrievalMillis + ' ms, generation ' + data.diagnostics.generationMillis + ' ms');
     }
     const w = [];
+    if (data.diagnostics.partialResults) w.push('Partial results: shard(s) ' + data.diagnostics.missingShards.join(', ') + ' did not answer');
     if (data.diagnostics.invalidCitations.length) w.push('Removed citations to sources that were not given: ' + data.diagnostics.invalidCitations.join(', '));
     if (state.unsupported.size) w.push('Citations not supported by their passage: ' + [...state.unsupported].join(', '));
     if (data.diagnostics.uncitedSentences.length) w.push(data.diagnostics.uncitedSentences.length + ' sentence(s) without citation');

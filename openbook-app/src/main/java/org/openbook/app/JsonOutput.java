@@ -44,6 +44,9 @@ public final class JsonOutput {
     putScore(root, "bestDenseScore", r.bestDenseScore());
     root.put("rerank", r.rerank());
     root.put("rerankMillis", r.rerankMillis());
+    ObjectNode diag = root.putObject("diagnostics");
+    diag.put("partialResults", r.partial());
+    diag.set("missingShards", MAPPER.valueToTree(r.missingShards()));
     ArrayNode hits = root.putArray("hits");
     int rank = 1;
     for (Hit h : r.hits()) {
@@ -92,6 +95,10 @@ public final class JsonOutput {
     diag.put("rewrittenQuestion", d.rewrittenQuestion());
     diag.put("rerank", d.rerank());
     diag.put("rerankMillis", d.rerankMillis());
+    // Never silently partial: a Solr store with store.partialResults: true answered without
+    // these shards.
+    diag.put("partialResults", d.partialResults());
+    diag.set("missingShards", MAPPER.valueToTree(d.missingShards()));
     if (!d.agentTrace().isEmpty()) {
       ArrayNode steps = diag.putArray("agentTrace");
       for (AgentStep s : d.agentTrace()) {

@@ -24,6 +24,9 @@ import java.util.List;
  *                            {@code "<reranker>: n → k"} or {@code "skipped: <why>"}
  *                            ({@link org.openbook.retrieve.SearchResult#rerank()})
  * @param rerankMillis        time spent reranking, not included in {@code retrievalMillis}
+ * @param missingShards       shards of a distributed index that did not answer: the sources come
+ *                            from part of the index ({@code store.partialResults: true}); empty
+ *                            when retrieval was complete
  */
 public record AnswerDiagnostics(
     String generator,
@@ -38,7 +41,8 @@ public record AnswerDiagnostics(
     String rewrittenQuestion,
     List<AgentStep> agentTrace,
     String rerank,
-    long rerankMillis) {
+    long rerankMillis,
+    List<String> missingShards) {
 
   public AnswerDiagnostics {
     agentTrace = agentTrace == null ? List.of() : List.copyOf(agentTrace);
@@ -47,6 +51,7 @@ public record AnswerDiagnostics(
     unsupportedCitations = List.copyOf(unsupportedCitations);
     rewrittenQuestion = rewrittenQuestion == null ? "" : rewrittenQuestion;
     rerank = rerank == null ? "" : rerank;
+    missingShards = missingShards == null ? List.of() : List.copyOf(missingShards);
   }
 
   /** Diagnostics of a pipeline without a reranking stage. */
@@ -56,34 +61,46 @@ public record AnswerDiagnostics(
       String reason, String rewrittenQuestion) {
     this(generator, bestDenseScore, threshold, invalidCitations, uncitedSentences,
         unsupportedCitations, retrievalMillis, generationMillis, reason, rewrittenQuestion,
-        List.of(), "", 0);
+        List.of(), "", 0, List.of());
   }
 
   /** These diagnostics with the reranking stage's outcome and time. */
   public AnswerDiagnostics withRerank(String rerank, long rerankMillis) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, agentTrace, rerank, rerankMillis);
+        rewrittenQuestion, agentTrace, rerank, rerankMillis, missingShards);
   }
 
   /** These diagnostics with {@code rewrittenQuestion} set (null becomes empty). */
   public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, agentTrace, rerank, rerankMillis);
+        rewrittenQuestion, agentTrace, rerank, rerankMillis, missingShards);
   }
 
   /** These diagnostics with {@code reason} replaced. */
   public AnswerDiagnostics withReason(String reason) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, agentTrace, rerank, rerankMillis);
+        rewrittenQuestion, agentTrace, rerank, rerankMillis, missingShards);
   }
 
   /** These diagnostics with the agent's {@code trace}. */
   public AnswerDiagnostics withAgentTrace(List<AgentStep> trace) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion, trace, rerank, rerankMillis);
+        rewrittenQuestion, trace, rerank, rerankMillis, missingShards);
+  }
+
+  /** These diagnostics with {@code missingShards} set. */
+  public AnswerDiagnostics withMissingShards(List<String> missingShards) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, agentTrace, rerank, rerankMillis, missingShards);
+  }
+
+  /** Whether the answer was built from part of a distributed index. */
+  public boolean partialResults() {
+    return !missingShards.isEmpty();
   }
 }

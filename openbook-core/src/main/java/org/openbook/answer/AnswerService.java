@@ -175,7 +175,7 @@ public final class AnswerService implements Answerer {
       long generationMillis, String reason, SearchResult retrieval) {
     return new AnswerDiagnostics(generatorId, best, threshold, invalid, uncited, unsupported,
         retrievalMillis, generationMillis, reason, "", List.of(), retrieval.rerank(),
-        retrieval.rerankMillis());
+        retrieval.rerankMillis(), retrieval.missingShards());
   }
 
   private static long millisSince(long startNanos) {

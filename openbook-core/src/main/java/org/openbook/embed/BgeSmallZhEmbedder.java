@@ -25,7 +25,8 @@ public final class BgeSmallZhEmbedder implements Embedder {
   /** Model id recorded in index manifests. */
   public static final String MODEL_ID = "bge-small-zh-v1.5";
 
-  private static final int DIMENSION = 512;
+  /** Vector length of the model. */
+  public static final int DIMENSION = 512;
   private static final int MAX_TOKENS = 512;
   private static final String TOKENIZER_RESOURCE = "/bge-small-zh-v1.5-tokenizer.json";
 

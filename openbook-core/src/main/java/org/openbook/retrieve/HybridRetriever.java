@@ -2,11 +2,14 @@ package org.openbook.retrieve;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.openbook.embed.Embedder;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.ChunkStore.DenseSearch;
 import org.openbook.index.ChunkStore.SparseSearch;
 import org.openbook.index.ScoredChunk;
+import org.openbook.index.SearchCoverage;
 
 /**
  * Dense + BM25 retrieval fused by a {@link Fusion}. The principal's filter goes into both routes
@@ -43,15 +46,19 @@ public final class HybridRetriever implements Retriever {
     if (filter.departments().isEmpty()) {
       return SearchResult.empty();
     }
-    List<ScoredChunk> d = mode == Mode.SPARSE
+    // A distributed store may answer from part of its shards (if configured to); the missing
+    // shards travel with the result so the answer can say so.
+    SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> mode == Mode.SPARSE
         ? List.of()
-        : dense.searchDense(embedder.embed(query.text()), query.fetchK(), filter);
-    List<ScoredChunk> s = mode == Mode.DENSE
+        : dense.searchDense(embedder.embed(query.text()), query.fetchK(), filter));
+    SearchCoverage.Tracked<List<ScoredChunk>> s = SearchCoverage.track(() -> mode == Mode.DENSE
         ? List.of()
-        : sparse.searchSparse(query.text(), query.fetchK(), filter);
-    List<Hit> fused = fusion.fuse(d, s);
+        : sparse.searchSparse(query.text(), query.fetchK(), filter));
+    List<Hit> fused = fusion.fuse(d.value(), s.value());
     List<Hit> top = fused.size() <= query.topK() ? fused : fused.subList(0, query.topK());
-    double best = d.isEmpty() ? Double.NaN : d.get(0).score();
-    return new SearchResult(top, best, d.size(), s.size());
+    double best = d.value().isEmpty() ? Double.NaN : d.value().get(0).score();
+    Set<String> missing = new TreeSet<>(d.missingShards());
+    missing.addAll(s.missingShards());
+    return new SearchResult(top, best, d.value().size(), s.value().size(), List.copyOf(missing));
   }
 }

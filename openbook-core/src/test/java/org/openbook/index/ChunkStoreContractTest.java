@@ -6,18 +6,23 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.testing.HashEmbedder;
+import org.openbook.testing.InjectedFaults;
 
 /**
  * The behaviour every {@link ChunkStore} must show, whatever its engine: ingest, both retrieval
@@ -60,6 +65,25 @@ public abstract class ChunkStoreContractTest {
    */
   protected abstract ChunkStoreUnderTest reopen(ChunkStoreUnderTest previous,
       IndexManifest manifest, TextAnalysis analysis) throws IOException;
+
+  /**
+   * Opens again the storage of {@code previous}, which the test has closed, with {@code faults}
+   * hooked into the store's storage calls (Lucene: directory operations; Solr: SolrJ requests):
+   * the hook calls {@link InjectedFaults#before} and {@link InjectedFaults#after} around each.
+   * Closing the returned store must release whatever it holds even when the hook has killed it.
+   */
+  protected abstract ChunkStoreUnderTest reopenWithFaults(ChunkStoreUnderTest previous,
+      IndexManifest manifest, TextAnalysis analysis, InjectedFaults faults) throws IOException;
+
+  /**
+   * When, relative to each storage call, the fault test kills the writer: both by default. A
+   * store may leave out {@link InjectedFaults.When#AFTER} when a call's effect cannot be seen
+   * before the next call (then killing after call k is killing before call k + 1); its Javadoc
+   * must say why.
+   */
+  protected Set<InjectedFaults.When> faultTimings() {
+    return Set.of(InjectedFaults.When.BEFORE, InjectedFaults.When.AFTER);
+  }
 
   protected static final TextAnalysis ANALYSIS = OpenBookAnalysis.defaultAnalysis();
   protected static final HashEmbedder EMBEDDER = new HashEmbedder();
@@ -397,6 +421,180 @@ public abstract class ChunkStoreContractTest {
     assertThat(ids(s.dense().searchDense(vector(travel.embedText()), 10, ALL)))
         .hasSize(6).doesNotContain(travel.id());
     assertThat(s.catalog().documentHashes()).doesNotContainKey("fin/travel.md");
+  }
+
+  // ---------------------------------------------------------------- replace without a gap
+
+  /**
+   * Two versions of a small corpus. From v1 to v2 a document shrinks (a.md 3 → 1 chunks), one
+   * grows (b.md 2 → 3), one is deleted (c.md), one is new (e.md) and one is unchanged (d.md).
+   * Every chunk carries its version's marker word (aurora, zenith) and content hash.
+   */
+  private static Map<String, List<Chunk>> version(int v) {
+    Map<String, List<Chunk>> docs = new TreeMap<>();
+    int[] sizes = v == 1 ? new int[] {3, 2, 1, 2, 0} : new int[] {1, 3, 0, 2, 2};
+    String[] names = {"gen/a.md", "gen/b.md", "gen/c.md", "gen/d.md", "gen/e.md"};
+    for (int d = 0; d < names.length; d++) {
+      if (sizes[d] == 0) {
+        continue;
+      }
+      boolean unchanged = names[d].equals("gen/d.md");
+      String gen = unchanged || v == 1 ? "aurora" : "zenith";
+      List<Chunk> chunks = new ArrayList<>();
+      for (int o = 0; o < sizes[d]; o++) {
+        Chunk c = chunk(names[d], o, "public",
+            gen + " 第" + o + "段 " + names[d] + " 版本说明 ordinal" + o);
+        Map<String, String> meta = new HashMap<>(c.meta());
+        meta.put("contentHash", "sha-" + gen + "-" + names[d]);
+        chunks.add(new Chunk(c.id(), c.docId(), o, c.raw(), c.embedText(), c.headingPath(),
+            c.page(), c.startOffset(), c.endOffset(), meta));
+      }
+      docs.put(names[d], chunks);
+    }
+    return docs;
+  }
+
+  /** The ingest from v1 to v2 as an ingest run makes it: replaces, deletes, two commits. */
+  private static void ingestVersion2(ChunkStoreUnderTest s) throws IOException {
+    Map<String, List<Chunk>> v2 = version(2);
+    s.writer().replaceDocument("gen/a.md", embedded(v2.get("gen/a.md")));
+    s.writer().replaceDocument("gen/b.md", embedded(v2.get("gen/b.md")));
+    s.writer().commit();
+    s.writer().deleteDocument("gen/c.md");
+    s.writer().replaceDocument("gen/e.md", embedded(v2.get("gen/e.md")));
+    s.writer().commit();
+  }
+
+  /** Puts the store into state v1 (whatever state it is in) and commits. */
+  private static void restoreVersion1(ChunkStoreUnderTest s) throws IOException {
+    ingest(s, version(1));
+    s.writer().deleteDocument("gen/e.md");
+    s.writer().commit();
+  }
+
+  /**
+   * What a searcher sees of each document, checked to be wholly v1 or wholly v2, through the
+   * lookup, both routes, the count and the catalog: no document half replaced, no orphan chunk.
+   *
+   * @return document id → version seen (1 or 2; 0 = absent, which is v1 for e.md, v2 for c.md)
+   */
+  private static Map<String, Integer> assertEveryDocumentWhole(ChunkStoreUnderTest s,
+      String context) throws IOException {
+    Map<String, List<Chunk>> v1 = version(1);
+    Map<String, List<Chunk>> v2 = version(2);
+    Set<String> names = new TreeSet<>(v1.keySet());
+    names.addAll(v2.keySet());
+    Map<String, Integer> seen = new TreeMap<>();
+    long expectedCount = 0;
+    Set<String> gen1 = new TreeSet<>();
+    Set<String> gen2 = new TreeSet<>();
+    for (String doc : names) {
+      List<Chunk> old = v1.getOrDefault(doc, List.of());
+      List<Chunk> now = v2.getOrDefault(doc, List.of());
+      List<Chunk> found = new ArrayList<>();
+      for (int o = 0; o < 4; o++) {
+        s.store().get(doc + "#" + o).ifPresent(found::add);
+      }
+      int version = found.equals(old) ? 1 : found.equals(now) ? 2 : -1;
+      assertThat(version)
+          .as("%s: %s must be wholly v1 %s or wholly v2 %s, found %s", context, doc,
+              chunkIds(old), chunkIds(now), found.stream().map(c -> c.id() + "=" + c.raw()).toList())
+          .isPositive();
+      seen.put(doc, found.isEmpty() ? 0 : version);
+      expectedCount += found.size();
+      for (Chunk c : found) {
+        (c.raw().startsWith("aurora") ? gen1 : gen2).add(c.id());
+      }
+    }
+    assertThat(s.store().count()).as("%s: chunks (an orphan would add one)", context)
+        .isEqualTo(expectedCount);
+    assertThat(idSet(s.sparse().searchSparse("aurora", 50, ALL))).as("%s: BM25 v1 marker", context)
+        .isEqualTo(gen1);
+    assertThat(idSet(s.sparse().searchSparse("zenith", 50, ALL))).as("%s: BM25 v2 marker", context)
+        .isEqualTo(gen2);
+    assertThat(s.dense().searchDense(vector("aurora 版本说明"), 50, ALL))
+        .as("%s: dense route", context).hasSize((int) expectedCount);
+    Map<String, String> hashes = new TreeMap<>();
+    for (Map.Entry<String, Integer> e : seen.entrySet()) {
+      if (e.getValue() > 0) {
+        Map<String, List<Chunk>> v = e.getValue() == 1 ? v1 : v2;
+        hashes.put(e.getKey(), v.get(e.getKey()).get(0).meta().get("contentHash"));
+      }
+    }
+    assertThat(s.catalog().documentHashes()).as("%s: catalog", context)
+        .containsExactlyInAnyOrderEntriesOf(hashes);
+    return seen;
+  }
+
+  private static Set<String> idSet(List<ScoredChunk> hits) {
+    return new TreeSet<>(ids(hits));
+  }
+
+  private static List<String> chunkIds(Collection<Chunk> chunks) {
+    return chunks.stream().map(Chunk::id).toList();
+  }
+
+  /**
+   * The writer is killed at every storage call of an ingest from v1 to v2, before the call and
+   * after it took effect. After each kill, a commit by another writer (the hazard of a store that
+   * replaces by delete-then-add) must still show every document wholly old or wholly new, and a
+   * re-run of the ingest must leave exactly v2 with no orphan.
+   */
+  @Test
+  @Tag("fault-injection")
+  void should_keep_every_document_whole_when_the_writer_is_killed_at_any_call()
+      throws IOException {
+    ChunkStoreUnderTest s = openTracked(MANIFEST);
+    restoreVersion1(s);
+    closeTracked(s);
+    InjectedFaults counting = InjectedFaults.counting();
+    ChunkStoreUnderTest counted = reopenWithFaults(s, MANIFEST, ANALYSIS, counting);
+    opened.add(counted);
+    counting.arm();
+    ingestVersion2(counted);
+    closeTracked(counted);
+    int calls = counting.calls();
+    assertThat(calls).as("storage calls of the v2 ingest").isPositive();
+
+    ChunkStoreUnderTest previous = counted;
+    for (int k = 0; k < calls; k++) {
+      for (InjectedFaults.When when : faultTimings()) {
+        String context = "kill " + when + " call " + k + " of " + counting.log();
+        ChunkStoreUnderTest plain = reopenTracked(previous, MANIFEST);
+        restoreVersion1(plain);
+        closeTracked(plain);
+
+        InjectedFaults faults = InjectedFaults.killAt(k, when);
+        ChunkStoreUnderTest faulty = reopenWithFaults(plain, MANIFEST, ANALYSIS, faults);
+        faults.arm();
+        boolean completed = false;
+        try {
+          ingestVersion2(faulty);
+          completed = true;
+        } catch (IOException | RuntimeException expected) {
+          // the writer died; what matters is what the storage holds now
+        }
+        // A run may make fewer calls than the counted one (Lucene merges in the background);
+        // then the kill never came and the ingest must simply have completed.
+        assertThat(faults.fired() || completed).as(context).isTrue();
+        try {
+          faulty.store().close();
+        } catch (IOException | RuntimeException ignored) {
+          // a killed writer may fail to close; its storage is recovered below
+        }
+
+        ChunkStoreUnderTest recovered = reopenTracked(faulty, MANIFEST);
+        // Another writer commits whatever the dead one left pending.
+        recovered.writer().commit();
+        assertEveryDocumentWhole(recovered, context);
+        ingestVersion2(recovered);
+        Map<String, Integer> after = assertEveryDocumentWhole(recovered, context + ", re-run");
+        assertThat(after).as("%s: re-run gives v2", context).isEqualTo(Map.of(
+            "gen/a.md", 2, "gen/b.md", 2, "gen/c.md", 0, "gen/d.md", 1, "gen/e.md", 2));
+        closeTracked(recovered);
+        previous = recovered;
+      }
+    }
   }
 
   // ---------------------------------------------------------------- reopen and manifest

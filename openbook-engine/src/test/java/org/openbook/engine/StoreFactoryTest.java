@@ -60,6 +60,41 @@ class StoreFactoryTest {
   }
 
   @Test
+  void should_read_failure_and_tls_keys_with_passwords_from_the_environment() throws IOException {
+    Path trust = Files.writeString(tmp.resolve("trust.p12"), "not read here");
+    OpenBookConfig config = yaml("""
+        store:
+          type: solr
+          solrUrls: [https://solr1:8983/solr]
+          partialResults: true
+          retries: 3
+          retryBackoffMillis: 200
+          tls: {trustStore: %s, trustStorePassword: from-file}
+        """.formatted(trust));
+    SolrStoreConfig solr = config.resolve(
+        Map.of(OpenBookConfig.Store.TRUSTSTORE_PASSWORD_ENV, "trust-env"))
+        .store().solr().orElseThrow();
+
+    assertThat(solr.failures()).isEqualTo(new org.openbook.solr.SolrFailurePolicy(3,
+        java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(8), true));
+    assertThat(solr.tls()).isEqualTo(
+        new org.openbook.solr.SolrTls(trust.toString(), "trust-env", null, null));
+    assertThat(solr.toString()).doesNotContain("trust-env").doesNotContain("from-file");
+    assertThat(yaml("store: {type: solr, solrUrls: [http://a:8983/solr]}\n")
+        .resolve(Map.of()).store().solr().orElseThrow().failures())
+        .isEqualTo(org.openbook.solr.SolrFailurePolicy.DEFAULT);
+  }
+
+  @Test
+  void should_name_the_tls_key_whose_file_is_missing() throws IOException {
+    OpenBookConfig config = yaml("store: {type: solr, solrUrls: [https://a:8983/solr],"
+        + " tls: {trustStore: /nowhere/trust.p12}}\n");
+    assertThatThrownBy(() -> config.resolve(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("store.tls.trustStore: file /nowhere/trust.p12 does not exist");
+  }
+
+  @Test
   void should_name_the_store_keys_when_neither_solr_urls_nor_zookeeper_hosts_are_given()
       throws IOException {
     OpenBookConfig config = yaml("store: {type: solr, collection: kb}\n");

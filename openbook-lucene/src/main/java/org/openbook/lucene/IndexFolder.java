@@ -16,7 +16,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.similarities.BM25Similarity;
-import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.embed.EmbeddingCache;
@@ -51,7 +51,7 @@ final class IndexFolder {
   }
 
   /** Writes an empty index whose first commit carries the manifest. */
-  static void initialise(FSDirectory directory, Path dir, IndexManifest expected,
+  static void initialise(Directory directory, Path dir, IndexManifest expected,
       TextAnalysis analysis) throws IOException {
     try (IndexWriter w = newWriter(directory, dir, analysis, IndexWriterConfig.OpenMode.CREATE)) {
       w.setLiveCommitData(ManifestCodec.userData(withCounts(expected, 0, 0)).entrySet());
@@ -59,7 +59,7 @@ final class IndexFolder {
     }
   }
 
-  static IndexWriter newWriter(FSDirectory directory, Path dir, TextAnalysis analysis,
+  static IndexWriter newWriter(Directory directory, Path dir, TextAnalysis analysis,
       IndexWriterConfig.OpenMode mode) throws IOException {
     // Only "text" is analysed; the id fields are StringFields, indexed verbatim anyway.
     Analyzer perField = new PerFieldAnalyzerWrapper(
@@ -78,7 +78,7 @@ final class IndexFolder {
     }
   }
 
-  static IndexManifest readManifest(FSDirectory directory, Path dir) throws IOException {
+  static IndexManifest readManifest(Directory directory, Path dir) throws IOException {
     return ManifestCodec.read(SegmentInfos.readLatestCommit(directory).getUserData(), dir);
   }
 

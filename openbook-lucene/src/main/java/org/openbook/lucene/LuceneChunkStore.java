@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
@@ -29,6 +30,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
@@ -68,14 +70,14 @@ public final class LuceneChunkStore
   private enum OpenMode { CREATE_OR_OPEN, EXISTING, RESET }
 
   private final Path dir;
-  private final FSDirectory directory;
+  private final Directory directory;
   private final TextAnalysis analysis;
   private final IndexManifest settings;
   private final SearcherManager searchers;
   private volatile IndexManifest committed;
   private IndexWriter writer;
 
-  private LuceneChunkStore(Path dir, FSDirectory directory, IndexManifest settings,
+  private LuceneChunkStore(Path dir, Directory directory, IndexManifest settings,
       TextAnalysis analysis) throws IOException {
     this.dir = dir;
     this.directory = directory;
@@ -128,7 +130,7 @@ public final class LuceneChunkStore
    */
   public static LuceneChunkStore open(Path dir, IndexManifest expected, TextAnalysis analysis)
       throws IOException {
-    return open(dir, expected, analysis, OpenMode.CREATE_OR_OPEN);
+    return open(dir, expected, analysis, OpenMode.CREATE_OR_OPEN, UnaryOperator.identity());
   }
 
   /**
@@ -139,7 +141,17 @@ public final class LuceneChunkStore
    */
   public static LuceneChunkStore openExisting(Path dir, IndexManifest expected,
       TextAnalysis analysis) throws IOException {
-    return open(dir, expected, analysis, OpenMode.EXISTING);
+    return open(dir, expected, analysis, OpenMode.EXISTING, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #openExisting}, with every directory operation of the store going through {@code
+   * wrapper}'s directory: the fault hook of the contract tests, which kill the writer at each
+   * file operation to show that a reader only ever sees whole commits.
+   */
+  static LuceneChunkStore openExisting(Path dir, IndexManifest expected, TextAnalysis analysis,
+      UnaryOperator<Directory> wrapper) throws IOException {
+    return open(dir, expected, analysis, OpenMode.EXISTING, wrapper);
   }
 
   /**
@@ -150,7 +162,7 @@ public final class LuceneChunkStore
    */
   public static LuceneChunkStore create(Path dir, IndexManifest expected, TextAnalysis analysis)
       throws IOException {
-    return open(dir, expected, analysis, OpenMode.RESET);
+    return open(dir, expected, analysis, OpenMode.RESET, UnaryOperator.identity());
   }
 
   /**
@@ -171,14 +183,14 @@ public final class LuceneChunkStore
   }
 
   private static LuceneChunkStore open(Path dir, IndexManifest expected, TextAnalysis analysis,
-      OpenMode mode) throws IOException {
+      OpenMode mode, UnaryOperator<Directory> wrapper) throws IOException {
     Objects.requireNonNull(dir, "dir");
     checkSettings(expected, analysis);
     if (mode == OpenMode.EXISTING && !Files.isDirectory(dir)) {
       throw IndexFolder.noIndex(dir);
     }
     Files.createDirectories(dir);
-    FSDirectory directory = FSDirectory.open(dir);
+    Directory directory = wrapper.apply(FSDirectory.open(dir));
     try {
       boolean exists = DirectoryReader.indexExists(directory);
       if (!exists && mode == OpenMode.EXISTING) {

@@ -5,20 +5,30 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.solr.client.solrj.SolrClient;
+import org.apache.solr.client.solrj.SolrQuery;
 import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
+import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
+import org.apache.solr.client.solrj.impl.CloudSolrClient;
+import org.apache.solr.client.solrj.impl.ClusterStateProvider;
 import org.apache.solr.client.solrj.impl.Http2SolrClient;
 import org.apache.solr.client.solrj.request.CollectionAdminRequest;
 import org.apache.solr.client.solrj.request.ConfigSetAdminRequest;
 import org.apache.solr.client.solrj.request.GenericSolrRequest;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrException;
+import org.apache.solr.common.cloud.DocCollection;
+import org.apache.solr.common.cloud.Replica;
+import org.apache.solr.common.params.ShardParams;
+import org.apache.solr.common.cloud.Slice;
 import org.apache.solr.common.util.ContentStreamBase;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
@@ -143,6 +153,143 @@ public final class SolrAdmin {
             .setConfigSetName(configSetName(collection)).process(client));
   }
 
+  /**
+   * The operator's view of the collection of {@code config}, through a client of its own;
+   * UNREACHABLE (never an exception) when the cluster cannot be reached at all.
+   *
+   * @param expected this build's settings (counts ignored)
+   */
+  public static SolrCollectionStatus status(SolrStoreConfig config, IndexManifest expected) {
+    CloudHttp2SolrClient client;
+    try {
+      client = config.newClient();
+    } catch (RuntimeException e) {
+      return unreachable(config.collection(), e);
+    }
+    try (client) {
+      return new SolrAdmin(client).status(config.collection(), expected);
+    } catch (IOException e) {
+      // closing failed; the status was computed
+      return unreachable(config.collection(), e);
+    }
+  }
+
+  private static SolrCollectionStatus unreachable(String collection, Exception e) {
+    return new SolrCollectionStatus(collection, SolrCollectionStatus.Health.UNREACHABLE,
+        List.of(), null, false, List.of("cannot read the cluster state of collection '"
+            + collection + "': " + e.getMessage()));
+  }
+
+  /**
+   * The operator's view of {@code collection}: cluster state, per-shard counts and the manifest,
+   * compared with {@code expected} (this build's model, dimension, metric, analyzer, chunker).
+   * Never throws for an unhealthy cluster: what is wrong is in {@link
+   * SolrCollectionStatus#problems()}.
+   *
+   * @param expected this build's settings (counts ignored)
+   */
+  public SolrCollectionStatus status(String collection, IndexManifest expected) {
+    List<String> problems = new ArrayList<>();
+    if (!(client instanceof CloudSolrClient cloud)) {
+      throw new IllegalStateException("status needs a cloud client, got " + client);
+    }
+    DocCollection state;
+    Set<String> live;
+    try {
+      ClusterStateProvider provider = cloud.getClusterStateProvider();
+      live = provider.getLiveNodes();
+      if (!exists(collection)) {
+        return new SolrCollectionStatus(collection, SolrCollectionStatus.Health.UNREACHABLE,
+            List.of(), null, false, List.of("collection '" + collection + "' does not exist;"
+                + " create it with: openbook solr init --collection " + collection));
+      }
+      state = provider.getCollection(collection);
+    } catch (IOException | RuntimeException e) {
+      return unreachable(collection, e);
+    }
+    List<SolrCollectionStatus.Shard> shards = new ArrayList<>();
+    for (Slice slice : state.getSlices().stream()
+        .sorted(java.util.Comparator.comparing(Slice::getName)).toList()) {
+      List<SolrCollectionStatus.Replica> replicas = new ArrayList<>();
+      Replica leader = slice.getLeader();
+      boolean anyActive = false;
+      for (Replica r : slice.getReplicas().stream()
+          .sorted(java.util.Comparator.comparing(Replica::getName)).toList()) {
+        boolean active = r.isActive(live);
+        anyActive |= active;
+        String replicaState = live.contains(r.getNodeName())
+            ? r.getState().toString() : Replica.State.DOWN.toString();
+        replicas.add(new SolrCollectionStatus.Replica(r.getName(), r.getNodeName(),
+            replicaState, leader != null && leader.getName().equals(r.getName())));
+        if (!active) {
+          problems.add("replica " + r.getName() + " of " + slice.getName() + " on "
+              + r.getNodeName() + " is " + replicaState);
+        }
+      }
+      long chunks = -1;
+      long documents = -1;
+      if (!anyActive) {
+        problems.add(slice.getName() + " has no active replica: searches fail (or are partial"
+            + " with store.partialResults: true) and ingest waits for it");
+      } else {
+        if (leader == null) {
+          problems.add(slice.getName() + " has no leader: ingest waits for an election");
+        }
+        try {
+          chunks = shardCount(collection, slice.getName(), SolrFields.KIND_CHUNK);
+          documents = shardCount(collection, slice.getName(), SolrFields.KIND_DOCUMENT);
+        } catch (IOException e) {
+          problems.add("cannot count " + slice.getName() + ": " + e.getMessage());
+        }
+      }
+      shards.add(new SolrCollectionStatus.Shard(slice.getName(), slice.getState().toString(),
+          replicas, chunks, documents));
+    }
+    SolrCollectionStatus.Manifest manifest = null;
+    boolean matches = false;
+    try {
+      SolrDocument d = run("read manifest of " + collection,
+          () -> client.getById(collection, SolrFields.MANIFEST_ID));
+      if (d == null) {
+        problems.add("no OpenBook manifest: nothing has been ingested into '" + collection
+            + "' yet");
+      } else {
+        IndexManifest m = SolrFields.toManifest(d, 0, 0);
+        manifest = new SolrCollectionStatus.Manifest(m.embeddingModel(), m.dimension(),
+            m.metric(), m.analyzer(), m.chunker());
+        try {
+          m.requireCompatible(expected);
+          matches = m.chunker().equals(expected.chunker());
+          if (!matches) {
+            problems.add("manifest chunker '" + m.chunker() + "' differs from this build's '"
+                + expected.chunker() + "': an incremental ingest refuses it; rebuild with"
+                + " --reset");
+          }
+        } catch (IndexMismatchException e) {
+          problems.add("manifest does not match this build: " + e.getMessage());
+        }
+        if (SolrFields.layout(d) == null) {
+          matches = false;
+          problems.add("collection uses the old one-document-per-chunk layout; rebuild it with"
+              + " openbook ingest <dir> --reset");
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      problems.add("cannot read the manifest: " + e.getMessage());
+    }
+    return new SolrCollectionStatus(collection, problems.isEmpty()
+        ? SolrCollectionStatus.Health.HEALTHY : SolrCollectionStatus.Health.DEGRADED,
+        shards, manifest, matches, problems);
+  }
+
+  /** Documents of {@code kind} in one shard ({@code shards=<name>} routes to that shard). */
+  private long shardCount(String collection, String shard, String kind) throws IOException {
+    SolrQuery q = new SolrQuery("*:*").addFilterQuery(SolrFields.KIND + ":" + kind).setRows(0);
+    q.set(ShardParams.SHARDS, shard);
+    return run("count " + kind + " in " + shard + " of " + collection,
+        () -> client.query(collection, q)).getResults().getNumFound();
+  }
+
   /** The manifest stored in {@code collection} (counts left at 0), if any. */
   Optional<IndexManifest> storedManifest(String collection) throws IOException {
     SolrDocument d = run("read manifest of " + collection,
@@ -196,8 +343,8 @@ public final class SolrAdmin {
       new GenericSolrRequest(SolrRequest.METHOD.GET, "/admin/info/system").process(probe);
     } catch (SolrException e) {
       if (e.code() == 401 || e.code() == 403) {
-        return new IOException("Solr at " + url + " refused the request (HTTP " + e.code() + "): "
-            + (config.user() == null
+        return new IOException("Solr at " + url + " refused the request (HTTP " + e.code() + ")"
+            + " for collection '" + config.collection() + "': " + (config.user() == null
                 ? "it requires authentication; set the Solr user and password"
                 : "check the password of Solr user '" + config.user() + "' and its permissions"),
             failure);
@@ -206,6 +353,79 @@ public final class SolrAdmin {
       // The probe is only a diagnosis; the original failure stands.
     }
     return failure;
+  }
+
+  /**
+   * The HTTP status of the innermost Solr error behind {@code failure} (SolrJ's cloud client
+   * wraps a node's answer in a {@code RouteException} of status 500), or -1 if there is none.
+   */
+  static int httpStatus(Throwable failure) {
+    int code = -1;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SolrException se) {
+        code = se.code();
+      }
+    }
+    return code;
+  }
+
+  /**
+   * The error for a request Solr refused with HTTP 401 or 403: names the collection and the user
+   * (never the password) and says what to check. SolrJ's own message is not kept, as it quotes
+   * the server's answer verbatim; the cause chain still carries it for the log.
+   */
+  static IOException refused(String collection, String user, String what, int status,
+      Throwable cause) {
+    String who = user == null ? "anonymous requests" : "user '" + user + "'";
+    String check = status == 401
+        ? (user == null ? "the cluster requires authentication; set store.user and the"
+            + " password ($OPENBOOK_SOLR_PASSWORD or store.password)"
+            : "wrong or missing password for user '" + user + "'")
+        : "the user's role lacks the permission for this request (RuleBasedAuthorizationPlugin"
+            + " in security.json)";
+    return new IOException("Solr refused " + who + " (HTTP " + status + ") to " + what
+        + " in collection '" + collection + "': " + check, cause);
+  }
+
+  /**
+   * Whether a failure may pass if the request is sent again: no answer at all (connection
+   * refused or reset, timeout: SolrJ's {@link SolrServerException}, a plain {@link IOException})
+   * or HTTP 502/503/504 (e.g. "no servers hosting shard", a shard without a leader during a
+   * restart). Not: HTTP 4xx (bad request, authentication, authorisation) or other server errors.
+   */
+  static boolean isTransient(IOException failure) {
+    int status = httpStatus(failure);
+    if (status >= 400 && status < 500) {
+      return false;
+    }
+    for (Throwable t = failure.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SolrServerException || t instanceof IOException) {
+        return true;
+      }
+    }
+    return status == 502 || status == 503 || status == 504
+        || (status == -1 && failure.getCause() == null);
+  }
+
+  /**
+   * The shards of {@code collection} that have no active replica on a live node, sorted; empty
+   * if all have one or the client cannot tell (not a cloud client, or the cluster state could
+   * not be read).
+   */
+  static List<String> unavailableShards(SolrClient client, String collection) {
+    if (!(client instanceof CloudSolrClient cloud)) {
+      return List.of();
+    }
+    try {
+      ClusterStateProvider state = cloud.getClusterStateProvider();
+      DocCollection c = state.getCollection(collection);
+      Set<String> live = state.getLiveNodes();
+      return c.getSlices().stream()
+          .filter(slice -> slice.getReplicas().stream().noneMatch(r -> r.isActive(live)))
+          .map(Slice::getName).sorted().toList();
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
   }
 
   /** A SolrJ call. */

@@ -1,6 +1,8 @@
 package org.openbook.solr;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -18,6 +20,7 @@ import org.apache.solr.client.solrj.util.ClientUtils;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrInputDocument;
 import org.apache.solr.common.params.CursorMarkParams;
+import org.apache.solr.common.params.ShardParams;
 import org.openbook.analysis.QueryTerms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
@@ -27,6 +30,9 @@ import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.index.IndexStore;
 import org.openbook.index.ScoredChunk;
+import org.openbook.index.SearchCoverage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The distributed chunk store: one SolrCloud collection set up by {@link SolrAdmin}, reached
@@ -48,17 +54,35 @@ import org.openbook.index.ScoredChunk;
  *       runs filter queries as a pre-filter of the kNN search).</li>
  *   <li>The {@link IndexManifest} settings live in one document of kind {@code manifest},
  *       excluded from searches and counts; the counts are counted when asked.</li>
- *   <li>Changes become visible at {@link #commit()} (a hard commit opening new searchers). Shards
- *       commit one after another, so a search during a commit may see some shards' changes
- *       first; single-index atomicity is not available in SolrCloud.</li>
+ *   <li><b>Replace without a gap.</b> A document is one nested block: a root of kind {@code
+ *       document} (document id, content hash) with its chunks as children. {@link
+ *       #replaceDocument} sends the whole block in one request; Solr routes it to one shard and
+ *       indexes it with one Lucene {@code IndexWriter.updateDocuments} call, which deletes the old
+ *       block and adds the new one atomically, so every searcher (on every replica, after any
+ *       commit, by whichever writer) sees the document wholly old or wholly new. A writer that
+ *       dies between two requests leaves every document whole; re-running the ingest finishes
+ *       the work. Chosen over the alternatives: writing new chunks then deleting the old ones a
+ *       new version no longer has is two requests, and a commit between them (by another writer,
+ *       or after a crash) shows a mix of old and new chunks; a generation field needs the
+ *       current generation of each document at query time, i.e. a join or a second lookup in
+ *       every search, and still a cleanup request. Changes become visible at {@link #commit()}.
+ *       Shards commit one after another, so a search during a commit may see one document's new
+ *       version and another's old one, but never half a document.</li>
+ *   <li>Node failures: every request is idempotent and retried with exponential backoff on
+ *       transient failures; a search that some shard could not answer fails naming the shard,
+ *       or, if allowed, answers from the rest and reports it ({@link SolrFailurePolicy}).</li>
  * </ul>
  * Thread-safe: SolrJ clients are, and the store keeps no other mutable state.
  */
 public final class SolrChunkStore
     implements IndexStore {
 
+  private static final Logger LOG = LoggerFactory.getLogger(SolrChunkStore.class);
   private static final String CHUNKS_ONLY = SolrFields.KIND + ":" + SolrFields.KIND_CHUNK;
+  private static final String DOCUMENTS_ONLY = SolrFields.KIND + ":" + SolrFields.KIND_DOCUMENT;
   private static final int CURSOR_PAGE = 1000;
+  /** Response header Solr sets when some shard did not answer a shards.tolerant request. */
+  static final String PARTIAL_RESULTS_HEADER = "partialResults";
   /** Two clauses per token must stay under Solr's default maxBooleanClauses (1024). */
   static final int MAX_QUERY_TERMS = 511;
 
@@ -67,16 +91,21 @@ public final class SolrChunkStore
   private final String collection;
   private final IndexManifest settings;
   private final TextAnalysis analysis;
+  private final SolrFailurePolicy failures;
+  /** The basic-auth user, for error messages; null when anonymous or unknown. */
+  private final String user;
   /** For index-time token streams; reuses its chain per thread, so sharing is safe. */
   private final Analyzer analyzer;
 
   private SolrChunkStore(SolrClient client, boolean ownsClient, String collection,
-      IndexManifest settings, TextAnalysis analysis) {
+      IndexManifest settings, TextAnalysis analysis, SolrFailurePolicy failures, String user) {
+    this.user = user;
     this.client = client;
     this.ownsClient = ownsClient;
     this.collection = collection;
     this.settings = settings;
     this.analysis = analysis;
+    this.failures = failures;
     this.analyzer = analysis.analyzer();
   }
 
@@ -105,7 +134,8 @@ public final class SolrChunkStore
       if (!exists) {
         admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension());
       }
-      return open(client, true, config.collection(), expected, analysis);
+      return open(client, true, config.collection(), expected, analysis, config.failures(),
+          config.user());
     } catch (IOException | RuntimeException e) {
       client.close();
       throw e;
@@ -130,7 +160,8 @@ public final class SolrChunkStore
       } catch (IOException e) {
         throw SolrAdmin.explain(config, e);
       }
-      return open(client, true, config.collection(), expected, analysis);
+      return open(client, true, config.collection(), expected, analysis, config.failures(),
+          config.user());
     } catch (IOException | RuntimeException e) {
       client.close();
       throw e;
@@ -151,29 +182,54 @@ public final class SolrChunkStore
    */
   public static SolrChunkStore open(SolrClient client, String collection,
       IndexManifest expected, TextAnalysis analysis) throws IOException {
+    return open(client, collection, expected, analysis, SolrFailurePolicy.DEFAULT);
+  }
+
+  /**
+   * As {@link #open(SolrClient, String, IndexManifest, TextAnalysis)} with a failure policy
+   * (retries, partial results).
+   */
+  public static SolrChunkStore open(SolrClient client, String collection,
+      IndexManifest expected, TextAnalysis analysis, SolrFailurePolicy failures)
+      throws IOException {
     checkSettings(expected, analysis);
-    return open(client, false, collection, expected, analysis);
+    return open(client, false, collection, expected, analysis, failures, null);
   }
 
   private static SolrChunkStore open(SolrClient client, boolean owns, String collection,
-      IndexManifest expected, TextAnalysis analysis) throws IOException {
+      IndexManifest expected, TextAnalysis analysis, SolrFailurePolicy failures, String user)
+      throws IOException {
     Objects.requireNonNull(collection, "collection");
+    Objects.requireNonNull(failures, "failures");
     SolrAdmin admin = new SolrAdmin(client);
     if (!admin.exists(collection)) {
       throw new IOException("Solr collection '" + collection + "' does not exist; create it with:"
           + " openbook solr init --collection " + collection);
     }
-    SolrChunkStore store = new SolrChunkStore(client, owns, collection, expected, analysis);
+    SolrChunkStore store =
+        new SolrChunkStore(client, owns, collection, expected, analysis, failures, user);
     try {
-      Optional<IndexManifest> stored = admin.storedManifest(collection);
-      long chunks = store.count();
+      SolrDocument manifestDoc = store.call("read manifest",
+          () -> client.getById(collection, SolrFields.MANIFEST_ID));
+      Optional<IndexManifest> stored =
+          Optional.ofNullable(manifestDoc).map(m -> SolrFields.toManifest(m, 0, 0));
+      long chunks = store.numFound("count", new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY),
+          failures.partialResults());
+      if (stored.isPresent() && SolrFields.layout(manifestDoc) == null) {
+        if (chunks > 0) {
+          throw new IndexMismatchException("Solr collection '" + collection + "' was written by"
+              + " an earlier OpenBook (one Solr document per chunk, replaced by delete-then-add);"
+              + " rebuild it in the document-block layout: openbook ingest <dir> --reset");
+        }
+        stored = Optional.empty(); // empty: its manifest is rewritten with the layout below
+      }
       if (stored.isPresent()) {
         stored.get().requireCompatible(expected);
       } else if (chunks > 0) {
         throw new IndexMismatchException("Solr collection '" + collection + "' holds "
             + chunks + " chunks but no OpenBook manifest; reset it before use");
       } else {
-        SolrAdmin.run("write manifest of " + collection, () -> {
+        store.call("write manifest", () -> {
           client.add(collection, SolrFields.manifestDocument(expected));
           return client.commit(collection, true, true);
         });
@@ -195,10 +251,21 @@ public final class SolrChunkStore
     return collection;
   }
 
+  /**
+   * The operator's view of the collection (see {@link SolrAdmin#status}), compared with the
+   * settings this store was opened with; never throws for an unhealthy cluster.
+   *
+   * @throws IllegalStateException if the store was opened with a client that is not a cloud
+   *     client (it cannot read the cluster state)
+   */
+  public SolrCollectionStatus status() {
+    return new SolrAdmin(client).status(collection, settings);
+  }
+
   /** The stored settings with the document and chunk counts of the committed index. */
   @Override
   public IndexManifest manifest() throws IOException {
-    SolrDocument d = SolrAdmin.run("read manifest of " + collection,
+    SolrDocument d = call("read manifest",
         () -> client.getById(collection, SolrFields.MANIFEST_ID));
     if (d == null) {
       throw new IndexMismatchException(
@@ -207,20 +274,24 @@ public final class SolrChunkStore
     return SolrFields.toManifest(d, countDocuments(), count());
   }
 
-  /** Chunks in the committed index (the manifest document is not counted). */
+  /**
+   * Chunks in the committed index (document roots and the manifest are not counted).
+   *
+   * @throws IOException naming the shard if some shard does not answer (a count is never partial)
+   */
   @Override
   public long count() throws IOException {
-    return numFound(new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY));
+    return numFound("count", new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY), false);
   }
 
   private long countDocuments() throws IOException {
-    return numFound(new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY)
-        .addFilterQuery(SolrFields.DOC_HEAD + ":true"));
+    return numFound("count documents",
+        new SolrQuery("*:*").addFilterQuery(DOCUMENTS_ONLY), false);
   }
 
-  private long numFound(SolrQuery q) throws IOException {
+  private long numFound(String what, SolrQuery q, boolean mayBePartial) throws IOException {
     q.setRows(0);
-    return query("count", q).getResults().getNumFound();
+    return query(what, q, mayBePartial).getResults().getNumFound();
   }
 
   /** The chunk with id {@code chunkId}, from the committed index. */
@@ -230,7 +301,8 @@ public final class SolrChunkStore
         .addFilterQuery(CHUNKS_ONLY)
         .setFields(SolrFields.CHUNK_FL)
         .setRows(1);
-    return query("get " + chunkId, q).getResults().stream().findFirst()
+    return query("get " + chunkId, q, failures.partialResults()).getResults().stream()
+        .findFirst()
         .map(SolrFields::toChunk);
   }
 
@@ -251,8 +323,9 @@ public final class SolrChunkStore
     SolrQuery q = new SolrQuery(
         "{!knn f=" + SolrFields.VECTOR + " topK=" + topN + "}" + vector);
     List<ScoredChunk> hits = search("dense search", q, topN, filter);
-    if (hits.size() < topN && numFound(new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY)
-        .addFilterQuery(departments(filter))) > hits.size()) {
+    if (hits.size() < topN && numFound("count allowed chunks", new SolrQuery("*:*")
+        .addFilterQuery(CHUNKS_ONLY).addFilterQuery(departments(filter)),
+        failures.partialResults()) > hits.size()) {
       // HNSW missed chunks the filter allows (a graph split by many identical vectors,
       // apache/lucene#12627): score every allowed chunk exactly, as the Lucene store does.
       // The two-argument vectorSimilarity uses the field's own similarity (SOLR-17164).
@@ -313,7 +386,8 @@ public final class SolrChunkStore
         .addFilterQuery(departments(filter))
         .setFields(SolrFields.CHUNK_FL)
         .setRows(topN);
-    List<SolrDocument> docs = new ArrayList<>(query(what, q).getResults());
+    List<SolrDocument> docs =
+        new ArrayList<>(query(what, q, failures.partialResults()).getResults());
     // Solr already returns the merged list by descending score; sorting again keeps the SPI's
     // order explicit should a response ever come back unsorted.
     docs.sort(Comparator.comparingDouble(d -> -((Number) d.getFirstValue(SolrFields.SCORE))
@@ -357,22 +431,24 @@ public final class SolrChunkStore
   /**
    * {@inheritDoc}
    *
-   * <p>Documents are counted by their first (lowest-ordinal) chunk, which carries a flag, and read
-   * with a cursor, so the answer is exact on any number of shards.
+   * <p>Read from the document roots with a cursor, so the answer is exact on any number of
+   * shards.
+   *
+   * @throws IOException naming the shard if some shard does not answer: a partial catalog would
+   *     make an ingest re-add (or miss deletions of) the documents on that shard
    */
   @Override
   public Map<String, String> documentHashes() throws IOException {
     Map<String, String> hashes = new LinkedHashMap<>();
     SolrQuery q = new SolrQuery("*:*")
-        .addFilterQuery(CHUNKS_ONLY)
-        .addFilterQuery(SolrFields.DOC_HEAD + ":true")
+        .addFilterQuery(DOCUMENTS_ONLY)
         .setFields(SolrFields.DOC_ID, SolrFields.CONTENT_HASH)
         .setSort(SolrFields.ID, SolrQuery.ORDER.asc)
         .setRows(CURSOR_PAGE);
     String cursor = CursorMarkParams.CURSOR_MARK_START;
     while (true) {
       q.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
-      QueryResponse r = query("list documents", q);
+      QueryResponse r = query("list documents", q, false);
       for (SolrDocument d : r.getResults()) {
         Object hash = d.getFirstValue(SolrFields.CONTENT_HASH);
         hashes.put((String) d.getFirstValue(SolrFields.DOC_ID), hash == null ? "" : (String) hash);
@@ -387,16 +463,23 @@ public final class SolrChunkStore
   /**
    * {@inheritDoc}
    *
-   * <p>Deletes the document's chunks by query, then adds the new ones; visible at {@link
-   * #commit()}.
+   * <p>One request: the document's block (root plus chunks) replaces the previous block of the
+   * same document atomically (see the class comment); no chunks means {@link #deleteDocument}.
+   * Visible at {@link #commit()}. The document's content hash is its first chunk's {@code
+   * contentHash} metadata.
    *
-   * @throws IllegalArgumentException naming the chunk if a chunk belongs to another document or
-   *     its vector length differs from the collection's dimension; nothing is changed then
+   * @throws IllegalArgumentException naming the chunk if a chunk belongs to another document, has
+   *     the id reserved for the document's root, or its vector length differs from the
+   *     collection's dimension; nothing is changed then
    */
   @Override
   public void replaceDocument(String docId, List<EmbeddedChunk> chunks) throws IOException {
     Objects.requireNonNull(docId, "docId");
-    int head = chunks.stream().mapToInt(ec -> ec.chunk().ordinal()).min().orElse(-1);
+    if (chunks.isEmpty()) {
+      deleteDocument(docId);
+      return;
+    }
+    String rootId = SolrFields.rootId(docId);
     List<SolrInputDocument> docs = new ArrayList<>(chunks.size());
     for (EmbeddedChunk ec : chunks) {
       Chunk c = ec.chunk();
@@ -404,28 +487,34 @@ public final class SolrChunkStore
         throw new IllegalArgumentException("chunk " + c.id() + " belongs to document '"
             + c.docId() + "', not '" + docId + "'");
       }
+      if (c.id().equals(rootId)) {
+        throw new IllegalArgumentException("chunk id " + c.id() + " is reserved for the root of"
+            + " document '" + docId + "' in Solr");
+      }
       if (ec.vector().length != settings.dimension()) {
         throw new IllegalArgumentException("chunk " + c.id() + ": vector has "
             + ec.vector().length + " dimensions, the collection " + settings.dimension());
       }
-      docs.add(SolrFields.toDocument(ec, analyzer, c.ordinal() == head));
+      docs.add(SolrFields.toDocument(ec, analyzer));
     }
-    deleteDocument(docId);
-    if (!docs.isEmpty()) {
-      SolrAdmin.run("add chunks of " + docId, () -> client.add(collection, docs));
-    }
+    Chunk head = chunks.stream().map(EmbeddedChunk::chunk)
+        .min(Comparator.comparingInt(Chunk::ordinal)).orElseThrow();
+    SolrInputDocument block = SolrFields.documentBlock(docId,
+        head.meta().getOrDefault(SolrFields.CONTENT_HASH_META, ""), docs);
+    call("write document " + docId, () -> client.add(collection, block));
   }
 
+  /** Deletes the document's block (its root id; Solr deletes the children with it). */
   @Override
   public void deleteDocument(String docId) throws IOException {
-    String query = SolrFields.DOC_ID + ":" + ClientUtils.escapeQueryChars(docId);
-    SolrAdmin.run("delete chunks of " + docId, () -> client.deleteByQuery(collection, query));
+    String rootId = SolrFields.rootId(Objects.requireNonNull(docId, "docId"));
+    call("delete document " + docId, () -> client.deleteById(collection, rootId));
   }
 
   /** Hard commit on every shard, waiting for the new searchers to open. */
   @Override
   public void commit() throws IOException {
-    SolrAdmin.run("commit " + collection, () -> client.commit(collection, true, true));
+    call("commit", () -> client.commit(collection, true, true));
   }
 
   /** Closes the client if this store created it; uncommitted changes stay pending in Solr. */
@@ -437,10 +526,72 @@ public final class SolrChunkStore
     }
   }
 
-  private QueryResponse query(String what, SolrQuery q) throws IOException {
+  /**
+   * Runs a query with {@code shards.tolerant}, so a shard without a live replica does not fail
+   * the whole request, then checks Solr's {@code partialResults} header: a partial answer is
+   * reported ({@link SearchCoverage}, and a warning in the log) if {@code mayBePartial}, else
+   * refused with an error naming the missing shards.
+   */
+  private QueryResponse query(String what, SolrQuery q, boolean mayBePartial) throws IOException {
+    q.set(ShardParams.SHARDS_TOLERANT, true);
     // POST: a kNN query vector does not fit comfortably in a URL.
-    return SolrAdmin.run(what + " in " + collection,
-        () -> client.query(collection, q, SolrRequest.METHOD.POST));
+    QueryResponse r = call(what, () -> client.query(collection, q, SolrRequest.METHOD.POST));
+    Object partial = r.getResponseHeader() == null
+        ? null : r.getResponseHeader().get(PARTIAL_RESULTS_HEADER);
+    if (Boolean.TRUE.equals(partial) || "true".equals(String.valueOf(partial))) {
+      List<String> missing = SolrAdmin.unavailableShards(client, collection);
+      String shards = missing.isEmpty() ? "a shard (unknown which)" : "shard(s) " + missing;
+      if (!mayBePartial) {
+        throw new IOException("Solr collection '" + collection + "': " + shards + " did not"
+            + " answer (no live replica), so the " + what + " would be partial; bring the"
+            + " node(s) back (openbook solr status shows the replica states)"
+            + (failures.partialResults() ? "" : ", or set store.partialResults: true to search"
+                + " the other shards, with a warning"));
+      }
+      LOG.warn("Solr collection '{}': {} did not answer; {} is partial", collection, shards,
+          what);
+      SearchCoverage.reportMissing(missing.isEmpty() ? List.of("unknown") : missing);
+    }
+    return r;
+  }
+
+  /**
+   * Runs a SolrJ call, retrying transient failures as {@link SolrFailurePolicy} says.
+   *
+   * @throws IOException naming the collection, what was done, the attempts and the last cause
+   */
+  <T> T call(String what, SolrAdmin.SolrCall<T> call) throws IOException {
+    int attempt = 0;
+    long started = System.nanoTime();
+    while (true) {
+      try {
+        return SolrAdmin.run(what + " in collection '" + collection + "'", call);
+      } catch (IOException e) {
+        int refused = SolrAdmin.httpStatus(e);
+        if (refused == 401 || refused == 403) {
+          throw SolrAdmin.refused(collection, user, what, refused, e);
+        }
+        if (!SolrAdmin.isTransient(e) || attempt == failures.retries()) {
+          if (attempt == 0) {
+            throw e;
+          }
+          throw new IOException(e.getMessage() + " (gave up after " + (attempt + 1)
+              + " attempts over " + (System.nanoTime() - started) / 1_000_000 + " ms; the"
+              + " cluster may be restarting a node: run again when every shard is active,"
+              + " see openbook solr status)", e);
+        }
+        attempt++;
+        Duration wait = failures.backoff(attempt);
+        LOG.warn("Solr: {} in collection '{}' failed ({}); retry {} of {} in {} ms", what,
+            collection, e.getMessage(), attempt, failures.retries(), wait.toMillis());
+        try {
+          Thread.sleep(wait.toMillis());
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while retrying " + what);
+        }
+      }
+    }
   }
 
   @Override

@@ -28,16 +28,27 @@ import org.openbook.index.IndexManifest;
  */
 final class SolrFields {
   static final String ID = "id";
-  /** {@link #KIND_CHUNK} or {@link #KIND_MANIFEST}; searches and counts see chunks only. */
+  /**
+   * {@link #KIND_CHUNK}, {@link #KIND_DOCUMENT} or {@link #KIND_MANIFEST}; searches and chunk
+   * counts see chunks only.
+   */
   static final String KIND = "kind";
   static final String KIND_CHUNK = "chunk";
+  /** The root of a document's block: its id, content hash and, as children, its chunks. */
+  static final String KIND_DOCUMENT = "document";
   static final String KIND_MANIFEST = "manifest";
+  /**
+   * How documents are laid out, stored in the manifest: one nested block per document (root of
+   * kind {@link #KIND_DOCUMENT}, chunks as children). Collections written before blocks (one
+   * Solr document per chunk) have no layout and must be rebuilt.
+   */
+  static final String LAYOUT = "document-blocks-v1";
+  /** Suffix of a document root's id; chunk ids end in {@code #<ordinal>}, so they never clash. */
+  static final String ROOT_ID_SUFFIX = "#document";
   /** Id of the one document holding the manifest. */
   static final String MANIFEST_ID = "__manifest__";
   static final String MANIFEST_JSON = "manifest_json";
   static final String DOC_ID = "doc_id";
-  /** True on the lowest-ordinal chunk of each document, so documents are counted exactly. */
-  static final String DOC_HEAD = "doc_head";
   static final String CONTENT_HASH = "content_hash";
   static final String DEPT = "dept";
   static final String ORDINAL = "ordinal";
@@ -70,19 +81,42 @@ final class SolrFields {
 
   private SolrFields() {}
 
+  /** The id of the root document of {@code docId}'s block. */
+  static String rootId(String docId) {
+    return docId + ROOT_ID_SUFFIX;
+  }
+
   /**
-   * The Solr document of one chunk.
+   * The block of one document: a root (kind {@link #KIND_DOCUMENT}, the document id and content
+   * hash) with {@code chunks} as its children. Solr indexes a block with one Lucene {@code
+   * updateDocuments} call that first deletes the previous block of the same root id, so a
+   * searcher sees the old block or the new one, never a mix; children are routed to their root's
+   * shard, so the whole block lives on one shard.
+   *
+   * @param contentHash the document's content hash (empty when unknown)
+   */
+  static SolrInputDocument documentBlock(String docId, String contentHash,
+      List<SolrInputDocument> chunks) {
+    SolrInputDocument root = new SolrInputDocument();
+    root.setField(ID, rootId(docId));
+    root.setField(KIND, KIND_DOCUMENT);
+    root.setField(DOC_ID, docId);
+    root.setField(CONTENT_HASH, contentHash);
+    root.addChildDocuments(chunks);
+    return root;
+  }
+
+  /**
+   * The Solr document of one chunk (a child of its document's block).
    *
    * @param analyzer the BM25 analyzer, applied to embedText and to the heading label
-   * @param docHead  whether this chunk is its document's first (lowest ordinal) chunk
    */
-  static SolrInputDocument toDocument(EmbeddedChunk ec, Analyzer analyzer, boolean docHead) {
+  static SolrInputDocument toDocument(EmbeddedChunk ec, Analyzer analyzer) {
     Chunk c = ec.chunk();
     SolrInputDocument d = new SolrInputDocument();
     d.setField(ID, c.id());
     d.setField(KIND, KIND_CHUNK);
     d.setField(DOC_ID, c.docId());
-    d.setField(DOC_HEAD, docHead);
     d.setField(CONTENT_HASH, c.meta().getOrDefault(CONTENT_HASH_META, ""));
     d.setField(DEPT, c.dept());
     d.setField(ORDINAL, c.ordinal());
@@ -156,8 +190,19 @@ final class SolrFields {
     d.setField(ID, MANIFEST_ID);
     d.setField(KIND, KIND_MANIFEST);
     d.setField(MANIFEST_JSON, write(new StoredManifest(
-        m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(), m.chunker())));
+        m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(), m.chunker(), LAYOUT)));
     return d;
+  }
+
+  /** The layout recorded in a manifest document, or null for one written before layouts. */
+  static String layout(SolrDocument d) {
+    try {
+      return JSON.readValue((String) d.getFirstValue(MANIFEST_JSON), StoredManifest.class)
+          .layout();
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new IllegalStateException("document " + MANIFEST_ID + ": field " + MANIFEST_JSON
+          + " is not an OpenBook manifest: " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -177,9 +222,12 @@ final class SolrFields {
     }
   }
 
-  /** What is stored of an {@link IndexManifest}: the settings, not the counts. */
-  record StoredManifest(
-      String embeddingModel, int dimension, String metric, String analyzer, String chunker) {}
+  /**
+   * What is stored of an {@link IndexManifest}: the settings, not the counts, and the layout
+   * ({@link #LAYOUT}; null in collections written before it was recorded).
+   */
+  record StoredManifest(String embeddingModel, int dimension, String metric, String analyzer,
+      String chunker, String layout) {}
 
   private static int intField(SolrDocument d, String field) {
     Object v = d.getFirstValue(field);

@@ -3,6 +3,7 @@ package org.openbook.solr;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.solr.client.solrj.embedded.SSLConfig;
 import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.client.solrj.impl.Http2SolrClient;
 
@@ -22,6 +23,8 @@ import org.apache.solr.client.solrj.impl.Http2SolrClient;
  * @param replicas   NRT replicas per shard when the collection is created, ≥ 1
  * @param user       basic-auth user, or null for no authentication
  * @param password   basic-auth password; required when {@code user} is set
+ * @param tls        trust store (and client key store) for {@code https} nodes
+ * @param failures   retries and partial results when nodes fail
  */
 public record SolrStoreConfig(
     List<String> solrUrls,
@@ -31,12 +34,16 @@ public record SolrStoreConfig(
     int shards,
     int replicas,
     String user,
-    String password) {
+    String password,
+    SolrTls tls,
+    SolrFailurePolicy failures) {
 
   /**
    * @throws IllegalArgumentException naming the field that is missing or out of range
    */
   public SolrStoreConfig {
+    tls = tls == null ? SolrTls.NONE : tls;
+    failures = failures == null ? SolrFailurePolicy.DEFAULT : failures;
     solrUrls = List.copyOf(Objects.requireNonNull(solrUrls, "solrUrls"));
     zkHosts = List.copyOf(Objects.requireNonNull(zkHosts, "zkHosts"));
     if (solrUrls.isEmpty() == zkHosts.isEmpty()) {
@@ -60,6 +67,12 @@ public record SolrStoreConfig(
     }
   }
 
+  /** As the canonical constructor with no TLS settings and the default failure policy. */
+  public SolrStoreConfig(List<String> solrUrls, List<String> zkHosts, String zkChroot,
+      String collection, int shards, int replicas, String user, String password) {
+    this(solrUrls, zkHosts, zkChroot, collection, shards, replicas, user, password, null, null);
+  }
+
   /** A collection reached through Solr URLs, 1 shard and 1 replica when created, no auth. */
   public static SolrStoreConfig ofUrls(String collection, String... solrUrls) {
     return new SolrStoreConfig(List.of(solrUrls), List.of(), null, collection, 1, 1, null, null);
@@ -67,14 +80,32 @@ public record SolrStoreConfig(
 
   /** This configuration with {@code shards} and {@code replicas} for collection creation. */
   public SolrStoreConfig withLayout(int shards, int replicas) {
-    return new SolrStoreConfig(
-        solrUrls, zkHosts, zkChroot, collection, shards, replicas, user, password);
+    return new SolrStoreConfig(solrUrls, zkHosts, zkChroot, collection, shards, replicas, user,
+        password, tls, failures);
   }
 
   /** This configuration with HTTP basic authentication. */
   public SolrStoreConfig withBasicAuth(String user, String password) {
-    return new SolrStoreConfig(
-        solrUrls, zkHosts, zkChroot, collection, shards, replicas, user, password);
+    return new SolrStoreConfig(solrUrls, zkHosts, zkChroot, collection, shards, replicas, user,
+        password, tls, failures);
+  }
+
+  /** This configuration with another collection name. */
+  public SolrStoreConfig withCollection(String collection) {
+    return new SolrStoreConfig(solrUrls, zkHosts, zkChroot, collection, shards, replicas, user,
+        password, tls, failures);
+  }
+
+  /** This configuration with TLS settings. */
+  public SolrStoreConfig withTls(SolrTls tls) {
+    return new SolrStoreConfig(solrUrls, zkHosts, zkChroot, collection, shards, replicas, user,
+        password, tls, failures);
+  }
+
+  /** This configuration with a failure policy. */
+  public SolrStoreConfig withFailures(SolrFailurePolicy failures) {
+    return new SolrStoreConfig(solrUrls, zkHosts, zkChroot, collection, shards, replicas, user,
+        password, tls, failures);
   }
 
   /**
@@ -85,6 +116,11 @@ public record SolrStoreConfig(
     Http2SolrClient.Builder http = new Http2SolrClient.Builder();
     if (user != null) {
       http.withBasicAuthCredentials(user, password);
+    }
+    if (tls.configured()) {
+      // useSsl = true; client authentication when a key store is given
+      http.withSSLConfig(new SSLConfig(true, tls.keyStore() != null, tls.keyStore(),
+          tls.keyStorePassword(), tls.trustStore(), tls.trustStorePassword()));
     }
     CloudHttp2SolrClient.Builder cloud = solrUrls.isEmpty()
         ? new CloudHttp2SolrClient.Builder(zkHosts, Optional.ofNullable(zkChroot))
@@ -98,6 +134,7 @@ public record SolrStoreConfig(
     return "SolrStoreConfig[" + (solrUrls.isEmpty() ? "zkHosts=" + zkHosts
         + (zkChroot == null ? "" : zkChroot) : "solrUrls=" + solrUrls)
         + ", collection=" + collection + ", shards=" + shards + ", replicas=" + replicas
-        + (user == null ? "" : ", user=" + user + ", password=***") + "]";
+        + (user == null ? "" : ", user=" + user + ", password=***")
+        + (tls.configured() ? ", " + tls : "") + "]";
   }
 }

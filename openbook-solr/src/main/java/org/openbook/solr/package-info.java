@@ -7,7 +7,11 @@
  * credentials. {@link org.openbook.solr.SolrAdmin} uploads OpenBook's configset (schema with the
  * vector dimension filled in, solrconfig with {@code ExactStatsCache}) and creates or reloads the
  * collection over HTTP, so nobody edits Solr files. {@link org.openbook.solr.SolrChunkStore}
- * then ingests and searches.
+ * then ingests and searches: each document is one nested block (replaced atomically, never
+ * half old and half new), every request is retried on transient failures and a search that
+ * some shard cannot answer fails or, if allowed, is reported partial ({@link
+ * org.openbook.solr.SolrFailurePolicy}). {@link org.openbook.solr.SolrAdmin#status} is the
+ * operator's view ({@code openbook solr status}).
  *
  * <p>Parity with the embedded Lucene store is by construction and checked by tests: OpenBook's
  * analyzer output is sent pre-analysed (terms and position increments), queries use the shared

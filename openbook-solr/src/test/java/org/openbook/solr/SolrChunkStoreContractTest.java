@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.solr.client.solrj.SolrClient;
 import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.cloud.MiniSolrCloudCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +20,7 @@ import org.openbook.analysis.TextAnalysis;
 import org.openbook.index.ChunkStoreContractTest;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
+import org.openbook.testing.InjectedFaults;
 
 /**
  * The store contract on a real SolrCloud: an in-process {@link MiniSolrCloudCluster} of two
@@ -34,6 +36,7 @@ class SolrChunkStoreContractTest extends ChunkStoreContractTest {
   private static String solrUrl;
   private static final AtomicInteger COLLECTIONS = new AtomicInteger();
   private final List<String> created = new ArrayList<>();
+  private final List<SolrClient> clients = new ArrayList<>();
 
   @BeforeAll
   static void startCluster() throws Exception {
@@ -52,6 +55,10 @@ class SolrChunkStoreContractTest extends ChunkStoreContractTest {
   /** Keeps the cluster small: each test's collections go when the test ends. */
   @AfterEach
   void deleteCollections() throws IOException {
+    for (SolrClient c : clients) {
+      c.close();
+    }
+    clients.clear();
     try (CloudHttp2SolrClient client = config("any").newClient()) {
       SolrAdmin admin = new SolrAdmin(client);
       for (String c : created) {
@@ -83,6 +90,21 @@ class SolrChunkStoreContractTest extends ChunkStoreContractTest {
       TextAnalysis analysis) throws IOException {
     String collection = ((SolrChunkStore) previous.store()).collection();
     return ChunkStoreUnderTest.of(SolrChunkStore.open(config(collection), manifest, analysis));
+  }
+
+  /**
+   * The store over a {@link FaultInjectingSolrClient}; no retries, so a killed writer stops at
+   * once. The client is closed with the other clients of the test.
+   */
+  @Override
+  protected ChunkStoreUnderTest reopenWithFaults(ChunkStoreUnderTest previous,
+      IndexManifest manifest, TextAnalysis analysis, InjectedFaults faults) throws IOException {
+    String collection = ((SolrChunkStore) previous.store()).collection();
+    FaultInjectingSolrClient client =
+        new FaultInjectingSolrClient(config(collection).newClient(), faults);
+    clients.add(client);
+    return ChunkStoreUnderTest.of(SolrChunkStore.open(client, collection, manifest, analysis,
+        SolrFailurePolicy.DEFAULT.withRetries(0, java.time.Duration.ofMillis(1))));
   }
 
   // ---------------------------------------------------------------- Solr only

@@ -86,6 +86,11 @@ public final class AskCommand implements Callable<Integer> {
   }
 
   private static void printTail(PrintWriter out, Answer a, List<AgentStep> trace) {
+    if (a.diagnostics().partialResults()) {
+      out.println();
+      out.println("[warning: partial results: Solr shard(s) " + a.diagnostics().missingShards()
+          + " did not answer; passages stored there could not be found]");
+    }
     if (!a.diagnostics().rewrittenQuestion().isEmpty()) {
       out.println();
       out.println("[follow-up rewritten as: " + a.diagnostics().rewrittenQuestion() + "]");

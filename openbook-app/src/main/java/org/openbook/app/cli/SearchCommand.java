@@ -35,6 +35,10 @@ public final class SearchCommand implements Callable<Integer> {
         out.println(JsonOutput.search(query, r, millis));
         return 0;
       }
+      if (r.partial()) {
+        out.println("[warning: partial results: Solr shard(s) " + r.missingShards()
+            + " did not answer; passages stored there could not be found]");
+      }
       if (r.hits().isEmpty()) {
         out.println("no passages found for principal '" + query.principal().name() + "'");
       }

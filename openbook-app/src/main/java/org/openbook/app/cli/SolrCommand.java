@@ -1,5 +1,7 @@
 package org.openbook.app.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,20 +12,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.openbook.analysis.OpenBookAnalysis;
+import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.index.IndexManifest;
 import org.openbook.solr.SolrAdmin;
+import org.openbook.solr.SolrCollectionStatus;
 import org.openbook.solr.SolrStoreConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** {@code openbook solr init|local}: set up a SolrCloud collection, or start a local trial cluster. */
+/**
+ * {@code openbook solr init|status|local}: set up a SolrCloud collection, check its health, or
+ * start a local trial cluster.
+ */
 @Command(name = "solr", mixinStandardHelpOptions = true,
-    description = "SolrCloud backend: create/update the collection (init), or start a local"
-        + " trial cluster (local, NOT for production).",
-    subcommands = {SolrCommand.Init.class, SolrCommand.Local.class})
+    description = "SolrCloud backend: create/update the collection (init), check its health"
+        + " (status), or start a local trial cluster (local, NOT for production).",
+    subcommands = {SolrCommand.Init.class, SolrCommand.Status.class, SolrCommand.Local.class})
 public final class SolrCommand implements Runnable {
 
   @Spec CommandLine.Model.CommandSpec spec;
@@ -94,7 +103,8 @@ public final class SolrCommand implements Runnable {
           zkChroot != null ? zkChroot : s.zkChroot(),
           collection != null ? collection : s.collection(),
           shards != null ? shards : s.shards(), replicas != null ? replicas : s.replicas(),
-          user != null ? user : s.user(), s.password());
+          user != null ? user : s.user(), s.password(), s.partialResults(), s.retries(),
+          s.retryBackoffMillis(), s.tls());
       SolrStoreConfig solr = merged.resolve(System.getenv()).solr().orElseThrow();
       try (var client = solr.newClient()) {
         SolrAdmin.InitOutcome outcome = new SolrAdmin(client).init(
@@ -105,6 +115,84 @@ public final class SolrCommand implements Runnable {
                     + dimension + ")" : " (configset replaced, collection reloaded)"));
       }
       return 0;
+    }
+  }
+
+  /**
+   * {@code openbook solr status [--config FILE] [--json]}: the collection of the configuration's
+   * {@code store} section as an operator needs it: shards and replicas with their states, chunk
+   * and document counts per shard, the stored manifest and whether it matches this build. Exit
+   * code 0 healthy, 1 degraded, 2 unreachable (see {@link SolrCollectionStatus.Health}).
+   */
+  @Command(name = "status", mixinStandardHelpOptions = true,
+      description = "Show the Solr collection's shards, replicas, counts and manifest. Exit code"
+          + " 0 healthy, 1 degraded (a replica down, a shard without live replica, manifest"
+          + " missing or not matching this build), 2 unreachable (cluster or collection).")
+  public static final class Status implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "Configuration file (default: $OPENBOOK_CONFIG, else ./openbook.yaml).")
+    Path config;
+
+    @Option(names = "--json", description = "Print the status as one JSON object.")
+    boolean json;
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      OpenBookConfig c = ConfigLoader.load(config, System.getenv());
+      OpenBookConfig.Store s = c.store();
+      if (!s.isSolr()) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "the configuration has no Solr store (store.type: solr with store.solrUrls or"
+                + " store.zkHosts)");
+      }
+      SolrStoreConfig solr = s.resolve(System.getenv()).solr().orElseThrow();
+      // What this build writes: the settings an ingest would check the manifest against.
+      IndexManifest expected = new IndexManifest(BgeSmallZhEmbedder.MODEL_ID,
+          BgeSmallZhEmbedder.DIMENSION, IndexManifest.COSINE,
+          OpenBookAnalysis.defaultAnalysis().id(), c.chunking().settings().id(), 0, 0);
+      SolrCollectionStatus status = SolrAdmin.status(solr, expected);
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(toJson(status));
+      } else {
+        printText(out, status);
+      }
+      out.flush();
+      return status.health().exitCode();
+    }
+
+    /** The JSON form of {@code st}: its record components and {@code exitCode}. */
+    static String toJson(SolrCollectionStatus st) throws IOException {
+      ObjectMapper mapper = new ObjectMapper();
+      ObjectNode root = mapper.valueToTree(st);
+      root.put("exitCode", st.health().exitCode());
+      return mapper.writeValueAsString(root);
+    }
+
+    /** The text form of {@code st}: verdict, shards with counts, replicas, manifest, problems. */
+    static void printText(PrintWriter out, SolrCollectionStatus st) {
+      out.println("collection " + st.collection() + ": " + st.health());
+      for (SolrCollectionStatus.Shard sh : st.shards()) {
+        out.println("  " + sh.name() + " (" + sh.state() + "): "
+            + (sh.chunks() < 0 ? "counts unknown" : sh.chunks() + " chunks, " + sh.documents()
+                + " documents"));
+        for (SolrCollectionStatus.Replica r : sh.replicas()) {
+          out.println("    " + r.name() + " on " + r.node() + ": " + r.state()
+              + (r.leader() ? " (leader)" : ""));
+        }
+      }
+      var m = st.manifest();
+      if (m != null) {
+        out.println("manifest: model " + m.embeddingModel() + ", dimension " + m.dimension()
+            + ", analyzer " + m.analyzer() + ", chunker " + m.chunker() + " — "
+            + (st.manifestMatches() ? "matches this build" : "does NOT match this build"));
+      }
+      for (String p : st.problems()) {
+        out.println("problem: " + p);
+      }
     }
   }
 

@@ -29,6 +29,8 @@ import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retriever;
 import org.openbook.retrieve.SearchResult;
+import org.openbook.solr.SolrChunkStore;
+import org.openbook.solr.SolrCollectionStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -366,8 +368,21 @@ public final class ApiServer implements AutoCloseable {
 
   private void health(Context ctx) throws IOException {
     ObjectNode body = JSON.createObjectNode();
+    if (engine.store() instanceof SolrChunkStore solr) {
+      // Serving on SolrCloud: the collection's state decides (503 when it cannot be reached).
+      SolrCollectionStatus st = solr.status();
+      body.put("status", st.health() == SolrCollectionStatus.Health.HEALTHY ? "ok"
+          : st.health().name().toLowerCase(java.util.Locale.ROOT));
+      body.set("store", JSON.valueToTree(st));
+      if (st.health() == SolrCollectionStatus.Health.UNREACHABLE) {
+        ctx.status(503).contentType("application/json").result(body.toString());
+        return;
+      }
+    }
     var m = engine.store().manifest();
-    body.put("status", "ok");
+    if (!body.has("status")) {
+      body.put("status", "ok");
+    }
     body.put("indexOpened", true);
     body.put("chunks", documents.count());
     body.put("model", m.embeddingModel());

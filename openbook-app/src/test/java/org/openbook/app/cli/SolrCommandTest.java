@@ -49,4 +49,76 @@ class SolrCommandTest {
     assertThat(expected.getFileName()).hasToString("solr-local.classpath");
     assertThat(expected.getParent().getParent().getFileName()).hasToString("openbook-solr-local");
   }
+
+  // ---------------------------------------------------------------- solr status
+
+  @Test
+  void should_exit_2_and_say_why_when_the_cluster_is_unreachable() throws Exception {
+    Path config = Files.writeString(tmp.resolve("openbook.yaml"),
+        "store: {type: solr, solrUrls: ['http://127.0.0.1:1/solr'], collection: kb}\n");
+
+    Run text = run("solr", "status", "--config", config.toString());
+    Run json = run("solr", "status", "--config", config.toString(), "--json");
+
+    assertThat(text.exit()).isEqualTo(2);
+    assertThat(text.out()).startsWith("collection kb: UNREACHABLE")
+        .contains("problem: cannot read the cluster state of collection 'kb'");
+    assertThat(json.exit()).isEqualTo(2);
+    var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+    assertThat(node.get("health").asText()).isEqualTo("UNREACHABLE");
+    assertThat(node.get("exitCode").asInt()).isEqualTo(2);
+    assertThat(node.get("shards")).isEmpty();
+  }
+
+  @Test
+  void should_refuse_status_without_a_solr_store() throws Exception {
+    Path config = Files.writeString(tmp.resolve("openbook.yaml"), "principals: {}\n");
+    Run r = run("solr", "status", "--config", config.toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("the configuration has no Solr store");
+  }
+
+  /** A degraded collection: shard2's only replica is down, its counts unknown. */
+  private static org.openbook.solr.SolrCollectionStatus degraded() {
+    var shard1 = new org.openbook.solr.SolrCollectionStatus.Shard("shard1", "active",
+        java.util.List.of(new org.openbook.solr.SolrCollectionStatus.Replica("core_node1",
+            "127.0.0.1:8983_solr", "active", true)), 40, 12);
+    var shard2 = new org.openbook.solr.SolrCollectionStatus.Shard("shard2", "active",
+        java.util.List.of(new org.openbook.solr.SolrCollectionStatus.Replica("core_node2",
+            "127.0.0.1:8984_solr", "down", false)), -1, -1);
+    return new org.openbook.solr.SolrCollectionStatus("kb",
+        org.openbook.solr.SolrCollectionStatus.Health.DEGRADED, java.util.List.of(shard1, shard2),
+        new org.openbook.solr.SolrCollectionStatus.Manifest("bge-small-zh-v1.5", 512, "cosine",
+            "openbook-zh-v3", "structured-400"), true,
+        java.util.List.of("shard2 has no active replica: searches fail"));
+  }
+
+  @Test
+  void should_print_shards_replicas_counts_manifest_and_problems() {
+    StringWriter out = new StringWriter();
+    SolrCommand.Status.printText(new PrintWriter(out, true), degraded());
+
+    assertThat(out.toString().split("\n")).containsExactly(
+        "collection kb: DEGRADED",
+        "  shard1 (active): 40 chunks, 12 documents",
+        "    core_node1 on 127.0.0.1:8983_solr: active (leader)",
+        "  shard2 (active): counts unknown",
+        "    core_node2 on 127.0.0.1:8984_solr: down",
+        "manifest: model bge-small-zh-v1.5, dimension 512, analyzer openbook-zh-v3, chunker"
+            + " structured-400 — matches this build",
+        "problem: shard2 has no active replica: searches fail");
+  }
+
+  @Test
+  void should_write_status_as_json_with_exit_code() throws Exception {
+    var node = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(SolrCommand.Status.toJson(degraded()));
+
+    assertThat(node.get("health").asText()).isEqualTo("DEGRADED");
+    assertThat(node.get("exitCode").asInt()).isEqualTo(1);
+    assertThat(node.at("/shards/1/chunks").asLong()).isEqualTo(-1);
+    assertThat(node.at("/shards/0/replicas/0/leader").asBoolean()).isTrue();
+    assertThat(node.at("/manifest/embeddingModel").asText()).isEqualTo("bge-small-zh-v1.5");
+    assertThat(node.get("manifestMatches").asBoolean()).isTrue();
+  }
 }

@@ -16,7 +16,9 @@ import org.openbook.retrieve.Fusion;
 import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.RrfFusion;
+import org.openbook.solr.SolrFailurePolicy;
 import org.openbook.solr.SolrStoreConfig;
+import org.openbook.solr.SolrTls;
 
 /**
  * Settings as read from {@code openbook.yaml} (or given to the builder): every field is optional
@@ -264,6 +266,14 @@ public record OpenBookConfig(
    * @param user       basic-auth user, or none
    * @param password   basic-auth password; the environment variable {@code
    *                   OPENBOOK_SOLR_PASSWORD} overrides it (prefer that)
+   * @param partialResults whether a search may answer from the shards that are up when some
+   *                   shard has no live replica, with {@code diagnostics.partialResults} and a
+   *                   warning (default false: such a search fails naming the missing shard)
+   * @param retries    retries of a request that failed transiently, e.g. while a node restarts
+   *                   (default 5, 0..20)
+   * @param retryBackoffMillis wait before the first retry, doubled each time up to 8 s
+   *                   (default 500)
+   * @param tls        trust store (and client key store) for {@code https} Solr nodes
    */
   public record Store(
       String type,
@@ -274,11 +284,23 @@ public record OpenBookConfig(
       Integer shards,
       Integer replicas,
       String user,
-      String password) {
+      String password,
+      Boolean partialResults,
+      Integer retries,
+      Long retryBackoffMillis,
+      Tls tls) {
 
     /** The embedded Lucene index, the default. */
     public static final Store LUCENE =
         new Store(null, null, null, null, null, null, null, null, null);
+
+    /** A store section without failure or TLS settings (their defaults apply). */
+    public Store(String type, List<String> solrUrls, List<String> zkHosts, String zkChroot,
+        String collection, Integer shards, Integer replicas, String user, String password) {
+      this(type, solrUrls, zkHosts, zkChroot, collection, shards, replicas, user, password,
+          null, null, null, null);
+    }
+
     /** Collection name when the config names none. */
     public static final String DEFAULT_COLLECTION = "openbook";
 
@@ -299,10 +321,17 @@ public record OpenBookConfig(
 
     /** Environment variable that overrides {@code store.password}. */
     public static final String PASSWORD_ENV = "OPENBOOK_SOLR_PASSWORD";
+    /** Environment variable that overrides {@code store.tls.trustStorePassword}. */
+    public static final String TRUSTSTORE_PASSWORD_ENV = "OPENBOOK_SOLR_TRUSTSTORE_PASSWORD";
+    /** Environment variable that overrides {@code store.tls.keyStorePassword}. */
+    public static final String KEYSTORE_PASSWORD_ENV = "OPENBOOK_SOLR_KEYSTORE_PASSWORD";
 
     /**
      * The backend in force: shards default to 2 and replicas to 1 (used only when the collection
-     * is created); {@value #PASSWORD_ENV} overrides the password.
+     * is created); {@value #PASSWORD_ENV} overrides the password, {@value
+     * #TRUSTSTORE_PASSWORD_ENV} and {@value #KEYSTORE_PASSWORD_ENV} the TLS store passwords;
+     * {@code partialResults}, {@code retries} and {@code retryBackoffMillis} default to {@link
+     * SolrFailurePolicy#DEFAULT}.
      *
      * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
      */
@@ -311,9 +340,22 @@ public record OpenBookConfig(
         return Settings.Store.LUCENE;
       }
       try {
+        SolrFailurePolicy failures = SolrFailurePolicy.DEFAULT;
+        if (retries != null || retryBackoffMillis != null) {
+          failures = failures.withRetries(retries == null ? failures.retries() : retries,
+              retryBackoffMillis == null ? failures.firstBackoff()
+                  : java.time.Duration.ofMillis(retryBackoffMillis));
+        }
+        if (partialResults != null) {
+          failures = failures.withPartialResults(partialResults);
+        }
+        SolrTls solrTls = tls == null ? SolrTls.NONE : new SolrTls(tls.trustStore(),
+            env.getOrDefault(TRUSTSTORE_PASSWORD_ENV, tls.trustStorePassword()), tls.keyStore(),
+            env.getOrDefault(KEYSTORE_PASSWORD_ENV, tls.keyStorePassword()));
         return new Settings.Store(Optional.of(new SolrStoreConfig(solrUrls, zkHosts, zkChroot,
             collection == null ? DEFAULT_COLLECTION : collection, shards == null ? 2 : shards,
-            replicas == null ? 1 : replicas, user, env.getOrDefault(PASSWORD_ENV, password))));
+            replicas == null ? 1 : replicas, user, env.getOrDefault(PASSWORD_ENV, password),
+            solrTls, failures)));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("config " + e.getMessage()
             .replace("solr store: ", "store: ")
@@ -327,7 +369,28 @@ public record OpenBookConfig(
       return "Store[type=" + type + ", solrUrls=" + solrUrls + ", zkHosts=" + zkHosts
           + ", collection=" + collection + ", shards=" + shards + ", replicas=" + replicas
           + (user == null ? "" : ", user=" + user) + (password == null ? "" : ", password=***")
-          + "]";
+          + (partialResults == null ? "" : ", partialResults=" + partialResults)
+          + (tls == null ? "" : ", tls.trustStore=" + tls.trustStore()) + "]";
+    }
+  }
+
+  /**
+   * {@code store.tls}: TLS for {@code https} Solr nodes, passed to SolrJ. Passwords may also come
+   * from {@code OPENBOOK_SOLR_TRUSTSTORE_PASSWORD} and {@code OPENBOOK_SOLR_KEYSTORE_PASSWORD}
+   * (prefer those).
+   *
+   * @param trustStore         trust store file (JKS or PKCS12) with the CA of the Solr nodes
+   * @param trustStorePassword its password
+   * @param keyStore           client key store, only for clusters that require client
+   *                           certificates (mutual TLS)
+   * @param keyStorePassword   its password
+   */
+  public record Tls(
+      String trustStore, String trustStorePassword, String keyStore, String keyStorePassword) {
+    /** Hides the passwords. */
+    @Override
+    public String toString() {
+      return "Tls[trustStore=" + trustStore + ", keyStore=" + keyStore + "]";
     }
   }
 
