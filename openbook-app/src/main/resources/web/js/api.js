@@ -59,7 +59,27 @@ export async function request(method, path, body, { signal } = {}) {
   return res.status === 204 ? null : res.json();
 }
 
-export const me = () => request('GET', 'v1/me');
+/**
+ * Whether {@code e} says the server has no such endpoint (an older server): 404 without a
+ * field, unlike "no such conversation" (404 naming {@code id}). The page then hides the feature.
+ */
+export function isMissingEndpoint(e) {
+  return e instanceof ApiError && (e.status === 404 || e.status === 405) && !e.field;
+}
+
+/**
+ * Who the token belongs to: GET /v1/me; on a server without it, the token is checked with the
+ * document list and the principal is unknown (shown as "—", no library).
+ */
+export async function me() {
+  try {
+    return await request('GET', 'v1/me');
+  } catch (e) {
+    if (!isMissingEndpoint(e)) throw e;
+    await request('GET', 'v1/documents');
+    return { principal: null, departments: [], writer: false };
+  }
+}
 export const conversations = () => request('GET', 'v1/conversations');
 export const conversation = (id) => request('GET', 'v1/conversations/' + encodeURIComponent(id));
 export const renameConversation = (id, title) =>

@@ -391,7 +391,12 @@ async function rate(x, rating) {
     await api.feedback(body);
     markRating(x, rating);
   } catch (e) {
-    toast(t('chat.feedbackFailed'), 'error');
+    if (api.isMissingEndpoint(e)) {
+      // A server without feedback storage: the thumbs go away rather than fail each time.
+      document.body.classList.add('no-feedback');
+    } else {
+      toast(t('chat.feedbackFailed'), 'error');
+    }
     return;
   }
   const f = x.feedback;

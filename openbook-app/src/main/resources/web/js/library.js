@@ -132,7 +132,8 @@ async function upload(files) {
     });
     bar.value = 50;
     status.textContent = t('lib.queued');
-    const job = await poll(started.jobId, (j) => {
+    // An older server indexes during the request (201 with the report) and has no job.
+    const job = !started.jobId ? { status: 'succeeded', result: started } : await poll(started.jobId, (j) => {
       const p = j.progress || {};
       if (p.total) {
         bar.value = 50 + Math.round((50 * p.done) / p.total);

@@ -121,7 +121,7 @@ function signOut(message) {
 }
 
 function showUser() {
-  $('user-name').textContent = me.principal;
+  $('user-name').textContent = me.principal || t('common.never');
   $('user-avatar').textContent = (me.principal || '?').slice(0, 1).toUpperCase();
   $('user-role').textContent = me.writer ? t('user.writer') : '';
   $('user-role').hidden = !me.writer;
@@ -133,7 +133,7 @@ function showUser() {
     li.textContent = d;
     depts.append(li);
   }
-  $('greeting').textContent = t('chat.greeting', { name: me.principal });
+  $('greeting').textContent = me.principal ? t('chat.greeting', { name: me.principal }) : t('app.tagline');
 }
 
 function go(hash) {

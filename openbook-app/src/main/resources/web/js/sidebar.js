@@ -21,8 +21,11 @@ export async function refresh() {
   try {
     const body = await api.conversations();
     items = body.conversations || [];
+    $('history').hidden = false;
   } catch (e) {
     items = [];
+    // A server without stored conversations: no history section at all.
+    $('history').hidden = api.isMissingEndpoint(e);
   }
   paint();
 }
