@@ -3,6 +3,7 @@ package org.openbook.engine;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.TextAnalysis;
@@ -131,6 +132,12 @@ public final class OpenBook implements Closeable {
 
   /** Ingests a folder incrementally (everything again after a reset) and commits. */
   public IngestReport ingest(Path root, IngestListener listener) throws IOException {
+    return runIngest(root, null, listener);
+  }
+
+  /** Ingests {@code files} under {@code root}, or the whole folder when {@code files} is null. */
+  private IngestReport runIngest(Path root, List<Path> files, IngestListener listener)
+      throws IOException {
     if (index.toAbsolutePath().normalize().startsWith(root.toAbsolutePath().normalize())) {
       // the walk would read the index's own files as documents
       throw new IllegalArgumentException("the index folder " + index + " is inside the documents"
@@ -146,7 +153,17 @@ public final class OpenBook implements Closeable {
         cache);
     Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), maxBytes), chunker,
         embedder, options);
-    return indexer.ingest(root, store, store, listener);
+    return files == null ? indexer.ingest(root, store, store, listener)
+        : indexer.ingestFiles(root, files, store, store, listener);
+  }
+
+  /**
+   * Ingests only {@code files} (paths under {@code root}) and commits: other sources are neither
+   * read nor removed (see {@link Indexer#ingestFiles}).
+   */
+  public IngestReport ingest(Path root, List<Path> files, IngestListener listener)
+      throws IOException {
+    return runIngest(root, List.copyOf(files), listener);
   }
 
   /** Chunks in the index. */

@@ -22,6 +22,7 @@ import org.openbook.analysis.QueryTerms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
+import org.openbook.index.DocumentEntry;
 import org.openbook.index.EmbeddedChunk;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
@@ -379,6 +380,49 @@ public final class SolrChunkStore
       }
       if (cursor.equals(r.getNextCursorMark())) {
         return hashes;
+      }
+      cursor = r.getNextCursorMark();
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Department, title and hash come from each document's head chunk (cursor-paged); the chunk
+   * counts from one terms facet on {@code doc_id} (a docValues string field).
+   */
+  @Override
+  public List<DocumentEntry> documents() throws IOException {
+    SolrQuery counts = new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY).setRows(0)
+        .setFacet(true).addFacetField(SolrFields.DOC_ID).setFacetLimit(-1).setFacetMinCount(1);
+    Map<String, Integer> chunks = new java.util.HashMap<>();
+    var field = query("count document chunks", counts).getFacetField(SolrFields.DOC_ID);
+    if (field != null && field.getValues() != null) {
+      field.getValues().forEach(c -> chunks.put(c.getName(), (int) c.getCount()));
+    }
+    List<DocumentEntry> out = new ArrayList<>();
+    SolrQuery q = new SolrQuery("*:*")
+        .addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(SolrFields.DOC_HEAD + ":true")
+        .setFields(SolrFields.ID, SolrFields.DOC_ID, SolrFields.CONTENT_HASH, SolrFields.DEPT,
+            SolrFields.META_JSON)
+        .setSort(SolrFields.ID, SolrQuery.ORDER.asc)
+        .setRows(CURSOR_PAGE);
+    String cursor = CursorMarkParams.CURSOR_MARK_START;
+    while (true) {
+      q.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
+      QueryResponse r = query("list documents", q);
+      for (SolrDocument d : r.getResults()) {
+        String docId = (String) d.getFirstValue(SolrFields.DOC_ID);
+        Object hash = d.getFirstValue(SolrFields.CONTENT_HASH);
+        Object dept = d.getFirstValue(SolrFields.DEPT);
+        out.add(new DocumentEntry(docId, dept == null ? "public" : (String) dept,
+            SolrFields.meta(d).getOrDefault("title", ""), chunks.getOrDefault(docId, 0),
+            hash == null ? "" : (String) hash));
+      }
+      if (cursor.equals(r.getNextCursorMark())) {
+        out.sort(Comparator.comparing(DocumentEntry::source));
+        return out;
       }
       cursor = r.getNextCursorMark();
     }
