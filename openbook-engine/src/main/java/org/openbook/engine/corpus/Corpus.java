@@ -209,6 +209,21 @@ public final class Corpus {
     return new Staged(staged);
   }
 
+  /**
+   * Checks, before any change, that every staged file loads and that {@code writer} may read both
+   * the department it declares and the department of the document it would replace.
+   * {@link #commit} checks again under the write lock.
+   *
+   * @throws AccessDeniedException naming {@code files[i]}
+   * @throws InvalidUploadException ({@code UNREADABLE}) naming {@code files[i]}
+   */
+  public void check(Principal writer, Staged staged) throws IOException {
+    Map<String, DocumentEntry> indexed = catalogue();
+    for (StagedFile f : staged.files()) {
+      checkDepartment(writer, f, indexed.get(f.source()));
+    }
+  }
+
   /** Deletes the staged copies (after a refused or failed commit, or instead of one). */
   public void discard(Staged staged) {
     for (StagedFile f : staged.files()) {
