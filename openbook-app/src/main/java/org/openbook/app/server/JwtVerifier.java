@@ -7,6 +7,7 @@ import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
@@ -48,6 +49,8 @@ final class JwtVerifier {
   private static final Logger LOG = LoggerFactory.getLogger(JwtVerifier.class);
   static final long CACHE_MINUTES = 15;
   static final long REFETCH_SECONDS = 1;
+  /** Connect and read timeout of a JWKS fetch (nimbus' default of 500 ms is tight under load). */
+  static final int HTTP_TIMEOUT_MILLIS = 5000;
 
   private final OpenBookConfig.Oidc oidc;
   private final Map<String, List<String>> groups;
@@ -67,7 +70,9 @@ final class JwtVerifier {
     this.groups = Map.copyOf(groups);
     JWKSource<SecurityContext> keys;
     try {
-      keys = JWKSourceBuilder.<SecurityContext>create(URI.create(oidc.jwksUri()).toURL())
+      keys = JWKSourceBuilder.<SecurityContext>create(URI.create(oidc.jwksUri()).toURL(),
+              new DefaultResourceRetriever(HTTP_TIMEOUT_MILLIS, HTTP_TIMEOUT_MILLIS,
+                  JWKSourceBuilder.DEFAULT_HTTP_SIZE_LIMIT))
           .cache(TimeUnit.MINUTES.toMillis(CACHE_MINUTES), TimeUnit.SECONDS.toMillis(15))
           .rateLimited(TimeUnit.SECONDS.toMillis(REFETCH_SECONDS))
           .refreshAheadCache(false)
