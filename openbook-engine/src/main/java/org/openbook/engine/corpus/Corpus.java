@@ -311,7 +311,7 @@ public final class Corpus {
       DocumentEntry entry = catalogue().get(source);
       String dept = entry != null ? entry.dept() : fileDept(file, source);
       if (dept == null || !writer.departments().contains(dept)) {
-        throw new NotFoundException("source", "no document '" + source + "'");
+        throw new NotFoundException("source", "no such document");
       }
       if (file != null) {
         Files.deleteIfExists(file);
@@ -359,7 +359,7 @@ public final class Corpus {
     IndexStore store = engine.store();
     Optional<Chunk> found = store.get(chunkId);
     if (found.isEmpty() || !principal.departments().contains(found.get().dept())) {
-      throw new NotFoundException("chunkId", "no passage '" + chunkId + "'");
+      throw new NotFoundException("chunkId", "no such passage");
     }
     Chunk c = found.get();
     List<Chunk> before = new ArrayList<>();
