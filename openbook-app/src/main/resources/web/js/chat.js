@@ -329,7 +329,7 @@ function showError(x, e) {
 function renderActions(x) {
   const a = x.actions;
   a.replaceChildren();
-  if (x.text) {
+  if (x.text && !x.answer.hidden) {
     const copy = iconButton('copy', t('chat.copy'));
     copy.classList.add('act-copy');
     copy.addEventListener('click', () => copyText(x.text, copy));

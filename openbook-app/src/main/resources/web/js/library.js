@@ -68,6 +68,7 @@ export async function refresh() {
   }
   $('lib-count').textContent = t('lib.count', { n: docs.length });
   $('lib-empty').hidden = docs.length > 0;
+  $('doc-table').hidden = docs.length === 0;
   body.replaceChildren();
   for (const d of docs) {
     const tr = el('tr');

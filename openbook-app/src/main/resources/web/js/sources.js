@@ -19,6 +19,10 @@ export function whereOf(s) {
   return parts.join(' · ');
 }
 
+// English function words of 3+ letters: marking them in a passage would only add noise.
+const STOP = new Set(('the and are for how what who when where which why with does did can you your '
+  + 'many much long there their this that from into about was were has have had not any all our').split(' '));
+
 /** Terms to mark in a passage: words of 3+ letters/digits, and every Han character bigram. */
 export function queryTerms(question) {
   const out = new Set();
@@ -26,7 +30,7 @@ export function queryTerms(question) {
     for (const run of word.split(/(\p{Script=Han}+)/u)) {
       if (/^\p{Script=Han}+$/u.test(run)) {
         for (let i = 0; i + 2 <= run.length; i++) out.add(run.slice(i, i + 2));
-      } else if (run.length >= 3) {
+      } else if (run.length >= 3 && !STOP.has(run)) {
         out.add(run);
       }
     }
