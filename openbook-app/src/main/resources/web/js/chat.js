@@ -110,7 +110,11 @@ export async function open(id) {
     return null;
   }
   if (state.conversationId !== id) return null;
-  for (const turn of conv.turns || []) {
+  const turns = conv.turns || [];
+  for (let i = 0; i < turns.length; i++) {
+    const turn = turns[i];
+    // Regenerate asks the same question again as the next turn: show only the latest answer.
+    if (i + 1 < turns.length && turns[i + 1].question === turn.question) continue;
     const x = exchange(turn.question);
     x.turn = turn.turn;
     x.sources = turn.sources || [];

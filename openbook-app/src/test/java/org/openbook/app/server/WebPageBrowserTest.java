@@ -78,7 +78,8 @@ class WebPageBrowserTest {
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
       try {
-        shot("FAILED-" + context.getRequiredTestMethod().getName());
+        Files.write(shots.resolve("FAILED-" + context.getRequiredTestMethod().getName() + ".png"),
+            browser.getScreenshotAs(OutputType.BYTES));
       } catch (Exception ignored) {
         // no browser: nothing to show
       }
@@ -105,6 +106,10 @@ class WebPageBrowserTest {
         .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
     browser = new ChromeDriver(service, options);
     wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    // Every document records the Content-Security-Policy violations it meets (checked at the end).
+    browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
+        "window.cspViolations = []; document.addEventListener('securitypolicyviolation',"
+            + " e => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"));
     browser.get(server.uri("/").toString());
   }
 
@@ -539,6 +544,63 @@ class WebPageBrowserTest {
     }
   }
 
+  @Test
+  @Order(17)
+  void should_render_markdown_without_injecting_html_and_regenerate_an_answer() throws Exception {
+    newChat();
+    js("window.pwned = null;");
+    ask("When does the Acme support hotline open?", paced("**Bold** fact and `code` [1].\n\n"
+        + "<img src=x onerror=\"window.pwned=1\"><script>window.pwned=2</script> "
+        + "[click](javascript:window.pwned=3)", 5));
+
+    WebElement turn = last("#turns .exchange");
+    WebElement answer = turn.findElement(By.cssSelector(".answer"));
+    assertThat(answer.findElements(By.cssSelector("strong"))).hasSize(1);
+    assertThat(answer.findElements(By.cssSelector("code"))).hasSize(1);
+    assertThat(answer.findElements(By.cssSelector("img, script, iframe, [onerror]"))).isEmpty();
+    assertThat(answer.findElements(By.cssSelector("a[href^='javascript']"))).isEmpty();
+    assertThat(answer.getText()).contains("<img src=x onerror=");
+    assertThat(js("return window.pwned;")).isNull();
+
+    // k, timings and diagnostics stay behind the details toggle.
+    WebElement details = turn.findElement(By.cssSelector(".details"));
+    assertThat(details.isDisplayed()).isFalse();
+    assertThat(visibleNow("k-field")).isFalse();
+    browser.findElement(By.id("details-toggle")).click();
+    wait.until(d -> details.isDisplayed());
+    assertThat(details.getText()).contains("Generator").contains("Retrieval").contains(" ms");
+    assertThat(visibleNow("k-field")).isTrue();
+    shot("25-details");
+    browser.findElement(By.id("details-toggle")).click();
+    wait.until(d -> !details.isDisplayed());
+
+    llm.then(paced("The support hotline opens at 9:00 on weekdays [1].", 5));
+    turn.findElement(By.cssSelector(".act-regenerate")).click();
+    wait.until(d -> lastAnswer().contains("opens at 9:00") && visibleNow("send"));
+    assertThat(exchanges()).isEqualTo(1);
+    waitForEnd();
+    browser.navigate().refresh();
+    wait.until(d -> visibleNow("app") && exchanges() == 1 && lastAnswer().contains("opens at 9:00"));
+  }
+
+  @Test
+  @Order(18)
+  void should_run_under_a_strict_content_security_policy() throws Exception {
+    HttpResponse<String> page = http.send(HttpRequest.newBuilder(server.uri("/")).GET().build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    String csp = page.headers().firstValue("Content-Security-Policy").orElse("");
+    assertThat(csp).contains("script-src 'self'").contains("frame-ancestors 'none'")
+        .doesNotContain("unsafe-inline").doesNotContain("unsafe-eval");
+    assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    // No inline script, handler or style in the page itself.
+    assertThat(page.body()).doesNotContainPattern("<script(?![^>]*\\ssrc=)")
+        .doesNotContainPattern("\\son[a-z]+=").doesNotContainPattern("\\sstyle=");
+    // The page loaded here met no violation; every screenshot (each state) checked the same.
+    browser.get(server.uri("/").toString());
+    wait.until(d -> visibleNow("app"));
+    assertThat(js("return window.cspViolations;")).asList().isEmpty();
+  }
+
   // ---- helpers ----
 
   /** A streamed reply of {@code text} in pieces of 3 code points, {@code delayMillis} apart. */
@@ -705,7 +767,10 @@ class WebPageBrowserTest {
     return TestServer.JSON.readTree(r.body());
   }
 
+  /** Saves a screenshot of the current state, which must have met no CSP violation. */
   private void shot(String name) throws Exception {
     Files.write(shots.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+    assertThat(js("return window.cspViolations || [];")).asList()
+        .as("Content-Security-Policy violations at %s", name).isEmpty();
   }
 }
