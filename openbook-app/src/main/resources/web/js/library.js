@@ -84,7 +84,7 @@ export async function refresh() {
     const dept = el('td', 'doc-dept');
     dept.append(el('span', 'chip', d.dept));
     const chunks = el('td', 'doc-chunks num', String(d.chunks));
-    chunks.append(el('span', 'mobile-label', ' ' + t('lib.chunks')));
+    chunks.append(el('span', 'mobile-label', ' ' + t('lib.chunksUnit')));
     const updated = el('td', 'doc-updated', formatTime(d.updatedAt));
     const actions = el('td', 'doc-actions');
     const del = el('button', 'btn icon ghost danger doc-delete');
