@@ -1,12 +1,12 @@
 // Start-up and navigation: sign-in, who you are (GET /v1/me), the sidebar, and the routes
 // #/ (new chat), #/c/<id> (a stored conversation) and #/library (writers only).
 
-import * as api from './api.js';
-import * as chat from './chat.js';
-import { applyStatic, lang, LANGUAGES, setLang, t } from './i18n.js';
-import { applyIcons } from './icons.js';
-import * as library from './library.js';
-import * as sidebar from './sidebar.js';
+import * as api from './js/api.js';
+import * as chat from './js/chat.js';
+import { applyStatic, lang, LANGUAGES, setLang, t } from './js/i18n.js';
+import { applyIcons } from './js/icons.js';
+import * as library from './js/library.js';
+import * as sidebar from './js/sidebar.js';
 
 const $ = (id) => document.getElementById(id);
 let me = null;
@@ -117,6 +117,10 @@ function signOut(message) {
   api.setToken(null);
   history.replaceState(null, '', '#/');
   chat.newChat();
+  // Nothing of this user stays on screen for the next one.
+  sidebar.clear();
+  library.clear();
+  $('view-title').textContent = '';
   showSignIn(message);
 }
 

@@ -55,6 +55,13 @@ export function init(departments) {
   });
 }
 
+/** Forgets the table and the uploads shown (sign-out). */
+export function clear() {
+  $('documents').replaceChildren();
+  $('uploads').replaceChildren();
+  $('lib-count').textContent = '';
+}
+
 /** Reloads the document table. */
 export async function refresh() {
   const body = $('documents');

@@ -16,7 +16,15 @@ export function init(h) {
   handlers = h;
 }
 
-/** Reloads the list from the server. */
+/** Forgets the list (sign-out: the next user must not see this one's titles). */
+export function clear() {
+  items = [];
+  active = null;
+  $('conversations').removeAttribute('data-loaded');
+  paint();
+}
+
+/** Reloads the list from the server; marks the list {@code data-loaded} once it has answered. */
 export async function refresh() {
   try {
     const body = await api.conversations();
@@ -28,6 +36,7 @@ export async function refresh() {
     $('history').hidden = api.isMissingEndpoint(e);
   }
   paint();
+  $('conversations').dataset.loaded = 'true';
 }
 
 /** Marks the open conversation's row and shows its title in the top bar. */

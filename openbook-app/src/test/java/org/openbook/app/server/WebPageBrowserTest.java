@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -318,6 +320,8 @@ class WebPageBrowserTest {
     assertThat(lastAnswer()).as("no text after stop").isEqualTo(partial);
     assertThat(partial.length()).isLessThan(longAnswer.length() / 2);
     assertThat(visibleNow("send")).isTrue();
+    // The server saw the client go and cancelled the LLM request.
+    wait.until(d -> cancelledAsks() >= 1);
     shot("11-stopped");
   }
 
@@ -467,8 +471,10 @@ class WebPageBrowserTest {
     signIn("tok-visitor");
     assertThat(text("user-name")).isEqualTo("visitor");
     assertThat(visibleNow("nav-library")).isFalse();
-    // The visitor has no conversation of hr's.
+    // The visitor sees no conversation of hr's, neither left over on screen nor from the server.
+    wait.until(d -> "true".equals(d.findElement(By.id("conversations")).getAttribute("data-loaded")));
     assertThat(conversations()).isEmpty();
+    assertThat(get("/v1/conversations", "tok-visitor").get("conversations")).isEmpty();
 
     browser.get(server.uri("/#/library").toString());
     wait.until(d -> visibleNow("chat-view"));
@@ -640,7 +646,8 @@ class WebPageBrowserTest {
       browser.findElement(By.id("signout")).click();
     }
     visible("token").sendKeys(token, Keys.ENTER);
-    wait.until(d -> visibleNow("app") && !text("user-name").isEmpty());
+    wait.until(d -> visibleNow("app") && !text("user-name").isEmpty()
+        && "true".equals(d.findElement(By.id("conversations")).getAttribute("data-loaded")));
   }
 
   private void newChat() {
@@ -765,6 +772,19 @@ class WebPageBrowserTest {
         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
     return TestServer.JSON.readTree(r.body());
+  }
+
+  /** {@code openbook_ask_cancelled_total} from the server's /metrics. */
+  private double cancelledAsks() {
+    try {
+      String text = http.send(HttpRequest.newBuilder(server.uri("/metrics")).GET().build(),
+          HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+      Matcher m = Pattern
+          .compile("(?m)^openbook_ask_cancelled_total\\s+([0-9.eE+-]+)").matcher(text);
+      return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Saves a screenshot of the current state, which must have met no CSP violation. */
