@@ -413,7 +413,7 @@ async function rate(x, rating) {
   ta.id = id;
   label.htmlFor = id;
   const row = el('div', 'feedback-row');
-  const cancel = el('button', 'btn ghost', t('common.cancel'));
+  const cancel = el('button', 'btn ghost small', t('common.cancel'));
   cancel.type = 'button';
   cancel.addEventListener('click', () => { f.hidden = true; });
   const submit = el('button', 'btn primary small', t('chat.feedbackSend'));

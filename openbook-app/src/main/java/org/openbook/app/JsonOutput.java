@@ -6,16 +6,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import org.openbook.answer.AgentStep;
 import org.openbook.answer.Answer;
 import org.openbook.answer.Citation;
 import org.openbook.answer.Source;
 import org.openbook.chunk.Chunk;
 import org.openbook.engine.corpus.Corpus;
 import org.openbook.ingest.IngestReport;
-import org.openbook.llm.AgentStep;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
+import org.openbook.retrieve.SearchResult;
 
 /**
  * The {@code --json} shapes of the CLI (documented in the README). Scores that do not exist
@@ -27,7 +27,12 @@ public final class JsonOutput {
   private JsonOutput() {}
 
   /** {@code search}: question, principal, timing and the hits. */
-  public static String search(Query q, Retrieval r, long millis) {
+  public static String search(Query q, SearchResult r, long millis) {
+    return write(searchNode(q, r, millis));
+  }
+
+  /** {@link #search} as a tree, for callers that add fields before writing it once. */
+  public static ObjectNode searchNode(Query q, SearchResult r, long millis) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("question", q.text());
     root.put("principal", q.principal().name());
@@ -40,21 +45,20 @@ public final class JsonOutput {
     for (Hit h : r.hits()) {
       hits.add(hit(rank++, h));
     }
-    return write(root);
+    return root;
   }
 
   /**
    * {@code ask}: status, answer text, citations, sources and diagnostics ({@code rewrittenQuestion}
-   * is the standalone question a follow-up was rewritten to, or empty).
+   * is the standalone question a follow-up was rewritten to, or empty; {@code agentTrace}, only
+   * when the agent answered, has one object per search: {@code step}, {@code query},
+   * {@code chunkIds}, {@code numbers}, {@code bestDenseScore} or null, {@code note}).
    */
   public static String ask(Query q, Answer a) {
     return write(askNode(q, a));
   }
 
-  /**
-   * The object of {@link #ask(Query, Answer)}, for callers that add fields (the server adds
-   * {@code conversationId} and {@code turn}) before writing it once with {@link #write}.
-   */
+  /** {@link #ask} as a tree, for callers that add fields before writing it once. */
   public static ObjectNode askNode(Query q, Answer a) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("question", q.text());
@@ -82,27 +86,19 @@ public final class JsonOutput {
     diag.put("generationMillis", d.generationMillis());
     diag.put("reason", d.reason());
     diag.put("rewrittenQuestion", d.rewrittenQuestion());
-    return root;
-  }
-
-  /**
-   * {@code ask --agent}: as {@link #ask(Query, Answer)}, with {@code diagnostics.agentTrace}: one
-   * object per search ({@code step}, {@code query}, {@code chunkIds}, {@code numbers},
-   * {@code bestDenseScore} or null, {@code note}).
-   */
-  public static String ask(Query q, Answer a, List<AgentStep> trace) {
-    ObjectNode root = askNode(q, a);
-    ArrayNode steps = ((ObjectNode) root.get("diagnostics")).putArray("agentTrace");
-    for (AgentStep s : trace) {
-      ObjectNode n = steps.addObject();
-      n.put("step", s.step());
-      n.put("query", s.query());
-      n.set("chunkIds", MAPPER.valueToTree(s.chunkIds()));
-      n.set("numbers", MAPPER.valueToTree(s.numbers()));
-      putScore(n, "bestDenseScore", s.bestDenseScore());
-      n.put("note", s.note());
+    if (!d.agentTrace().isEmpty()) {
+      ArrayNode steps = diag.putArray("agentTrace");
+      for (AgentStep s : d.agentTrace()) {
+        ObjectNode n = steps.addObject();
+        n.put("step", s.step());
+        n.put("query", s.query());
+        n.set("chunkIds", MAPPER.valueToTree(s.chunkIds()));
+        n.set("numbers", MAPPER.valueToTree(s.numbers()));
+        putScore(n, "bestDenseScore", s.bestDenseScore());
+        n.put("note", s.note());
+      }
     }
-    return write(root);
+    return root;
   }
 
   /** {@code ingest}: counts, per-file outcomes and timing. */
@@ -123,7 +119,7 @@ public final class JsonOutput {
     return write(sourcesNode(sources));
   }
 
-  /** The array of {@link #sources(List)}. */
+  /** {@link #sources} as a tree. */
   public static ArrayNode sourcesNode(List<Source> sources) {
     ArrayNode arr = MAPPER.createArrayNode();
     for (Source s : sources) {
@@ -230,7 +226,7 @@ public final class JsonOutput {
     }
   }
 
-  /** {@code node} as compact JSON text. */
+  /** Writes {@code node} as compact JSON. */
   public static String write(JsonNode node) {
     try {
       return MAPPER.writeValueAsString(node);

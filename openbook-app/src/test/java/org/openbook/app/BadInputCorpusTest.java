@@ -1,6 +1,5 @@
 package org.openbook.app;
 
-import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
@@ -14,6 +13,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbook.app.cli.OpenBookCommand;
+import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.ingest.IngestListener;
@@ -34,8 +34,8 @@ class BadInputCorpusTest {
 
   private IngestReport ingest(Path corpus) throws IOException {
     OpenBookConfig config = ConfigLoader.read(configFile());
-    try (OpenBook engine = OpenBook.open(tmp.resolve("index"), config, new HashEmbedder(), true,
-        false)) {
+    try (OpenBook engine = OpenBook.builder().index(tmp.resolve("index")).config(config)
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.WRITE).build()) {
       return engine.ingest(corpus, IngestListener.NONE);
     }
   }

@@ -1,7 +1,7 @@
 package org.openbook.app;
 
-import org.openbook.engine.OpenBook;
 import java.nio.file.Path;
+import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
@@ -24,8 +24,8 @@ public final class IngestChild {
     Path corpus = Path.of(args[0]);
     Path index = Path.of(args[1]);
     long sleep = Long.parseLong(args[3]);
-    try (OpenBook engine = OpenBook.open(index, ConfigLoader.read(Path.of(args[2])),
-        new HashEmbedder(), true, false)) {
+    try (OpenBook engine = OpenBook.builder().index(index).config(ConfigLoader.read(Path.of(args[2])))
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.WRITE).build()) {
       IngestReport r = engine.ingest(corpus, new IngestListener() {
         private int files;
 

@@ -1,6 +1,5 @@
 package org.openbook.app;
 
-import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,8 +11,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.EmbeddingCache;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.AccessFilter;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
@@ -35,7 +35,8 @@ class IngestReliabilityTest {
   private final HashEmbedder embedder = new HashEmbedder();
 
   private OpenBook open(boolean write, boolean reset) throws IOException {
-    return OpenBook.open(index, OpenBookConfig.defaults(), embedder, write, reset);
+    return OpenBook.builder().index(index).config(OpenBookConfig.defaults()).embedder(embedder)
+        .mode(OpenBook.Mode.of(write, reset)).build();
   }
 
   private IngestReport ingest(boolean reset) throws IOException {
@@ -69,8 +70,8 @@ class IngestReliabilityTest {
     write("docs/other.md", "# 年假\n年假每年十天。\n");
     ingest(false);
     try (OpenBook e = open(false, false)) {
-      assertThat(denseOf(e.luceneStore(), POLICY)).hasSize(3);
-      assertThat(sparseOf(e.luceneStore(), "出差 报销 加班", POLICY)).hasSize(3);
+      assertThat(denseOf(((LuceneChunkStore) e.store()), POLICY)).hasSize(3);
+      assertThat(sparseOf(((LuceneChunkStore) e.store()), "出差 报销 加班", POLICY)).hasSize(3);
     }
 
     write(POLICY, POLICY_V2);
@@ -78,7 +79,7 @@ class IngestReliabilityTest {
     assertThat(v2.updated()).isEqualTo(1);
     assertThat(v2.unchanged()).containsExactly("docs/other.md");
     try (OpenBook e = open(false, false)) {
-      LuceneChunkStore s = e.luceneStore();
+      LuceneChunkStore s = ((LuceneChunkStore) e.store());
       assertThat(denseOf(s, POLICY)).containsExactly(POLICY + "#0");
       assertThat(sparseOf(s, "出差 报销 加班", POLICY)).containsExactly(POLICY + "#0");
       assertThat(sparseOf(s, "加班审批", POLICY)).isEmpty();
@@ -92,7 +93,7 @@ class IngestReliabilityTest {
     assertThat(deleted.removed()).containsExactly(POLICY);
     List<String> before;
     try (OpenBook e = open(false, false)) {
-      LuceneChunkStore s = e.luceneStore();
+      LuceneChunkStore s = ((LuceneChunkStore) e.store());
       assertThat(denseOf(s, POLICY)).isEmpty();
       assertThat(sparseOf(s, "出差 报销 加班", POLICY)).isEmpty();
       assertThat(s.count()).isEqualTo(1);
@@ -102,10 +103,10 @@ class IngestReliabilityTest {
 
     // restart: a new engine over the persisted folder sees exactly the same
     try (OpenBook e = open(false, false)) {
-      assertThat(e.luceneStore().chunkIds()).containsExactly("docs/other.md#0");
-      assertThat(IndexConsistency.ids(e.luceneStore().searchSparse("年假", 10, ALL)).stream().toList())
+      assertThat(((LuceneChunkStore) e.store()).chunkIds()).containsExactly("docs/other.md#0");
+      assertThat(IndexConsistency.ids(((LuceneChunkStore) e.store()).searchSparse("年假", 10, ALL)).stream().toList())
           .isEqualTo(before).containsExactly("docs/other.md#0");
-      IndexConsistency.assertConsistent(e.luceneStore(), embedder, ALL, null);
+      IndexConsistency.assertConsistent(((LuceneChunkStore) e.store()), embedder, ALL, null);
     }
 
     int embedded = embedder.textsEmbedded();
@@ -142,7 +143,7 @@ class IngestReliabilityTest {
     // answered edit.md's unchanged section and the renamed file
     assertThat(embedder.textsEmbedded()).isEqualTo(7 + 1);
     try (OpenBook e = open(false, false)) {
-      LuceneChunkStore s = e.luceneStore();
+      LuceneChunkStore s = ((LuceneChunkStore) e.store());
       assertThat(s.chunkIds()).containsExactly("edit.md#0", "edit.md#1", "keep.md#0",
           "keep.md#1", "moved.md#0");
       assertThat(sparseOf(s, "报销发票", "edit.md")).isEmpty();
@@ -172,8 +173,8 @@ class IngestReliabilityTest {
     assertThat(embedder.textsEmbedded()).isEqualTo(embedded);
     assertThat(Files.isDirectory(index.resolve(EmbeddingCache.FOLDER_NAME))).isTrue();
     try (OpenBook e = open(false, false)) {
-      assertThat(e.luceneStore().chunkIds()).containsExactly("a.md#0");
-      IndexConsistency.assertConsistent(e.luceneStore(), embedder, ALL, null);
+      assertThat(((LuceneChunkStore) e.store()).chunkIds()).containsExactly("a.md#0");
+      IndexConsistency.assertConsistent(((LuceneChunkStore) e.store()), embedder, ALL, null);
     }
   }
 

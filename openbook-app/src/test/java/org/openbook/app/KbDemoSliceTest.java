@@ -1,6 +1,5 @@
 package org.openbook.app;
 
-import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -20,12 +19,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbook.answer.Answer;
+import org.openbook.answer.AnswerService;
 import org.openbook.answer.AnswerStatus;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.Generator;
+import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.Source;
+import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
-import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.ingest.IngestReport;
 import org.openbook.retrieve.Hit;
@@ -54,7 +57,8 @@ class KbDemoSliceTest {
     docs = SharedData.require("fixtures/kb-demo/docs");
     config = ConfigLoader.read(Path.of("../examples/openbook.yaml"));
     index = tmp.resolve("kb");
-    engine = OpenBook.open(index, config, new BgeSmallZhEmbedder(), true, true);
+    engine = OpenBook.builder().index(index).config(config).embedder(new BgeSmallZhEmbedder())
+        .mode(OpenBook.Mode.RESET).build();
     report = engine.ingest(docs, org.openbook.ingest.IngestListener.NONE);
     cases = new ArrayList<>();
     for (String line : Files.readAllLines(docs.resolveSibling("cases.jsonl"))) {
@@ -120,10 +124,10 @@ class KbDemoSliceTest {
 
   @Test
   void should_never_return_hr_or_finance_chunks_to_a_visitor_in_any_route() throws IOException {
-    Principal visitor = config.principal("visitor");
+    Principal visitor = engine.principal("visitor");
     for (HybridRetriever.Mode mode : HybridRetriever.Mode.values()) {
       HybridRetriever r = new HybridRetriever(new BgeSmallZhEmbedder(), engine.store(),
-          engine.store(), engine.fusion(), mode);
+          engine.store(), engine.settings().retrieval().fusion(), mode);
       for (JsonNode c : cases) {
         for (Hit h : r.retrieve(new Query(c.get("question").asText(), visitor, 10, 50)).hits()) {
           assertThat(h.chunk().dept()).as("%s %s", mode, c.get("id").asText())
@@ -153,7 +157,8 @@ class KbDemoSliceTest {
         {"公司规定的核心工作时间是几点到几点？", "visitor"},
         {"2024 年度的年终奖哪天发放？", "visitor"},
         {"明天会下雨吗？", "admin"}}) {
-      Answer a = engine.answerService(throwing).ask(query(q[0], q[1], 5), t -> { });
+      Answer a = new AnswerService(engine.retriever(), throwing, engine.settings().gate().threshold(),
+          RefusalPolicy.DEFAULT).ask(query(q[0], q[1], 5), t -> { });
       assertThat(a.status()).as(q[0]).isEqualTo(AnswerStatus.REFUSED_NO_EVIDENCE);
       assertThat(a.sources()).isEmpty();
     }
@@ -164,7 +169,7 @@ class KbDemoSliceTest {
   void should_number_sources_exactly_as_the_retrieved_list() throws IOException {
     Query q = query("退货寄回去以后，退款多久会发起？", "visitor", 5);
     List<Hit> hits = engine.retriever().retrieve(q).hits();
-    Answer a = engine.answerService(engine.defaultGenerator()).ask(q, t -> { });
+    Answer a = engine.answerer().ask(q, Answerer.Listener.NONE);
     assertThat(a.status()).isEqualTo(AnswerStatus.ANSWERED);
     assertThat(a.sources()).extracting(Source::n).containsExactly(1, 2, 3, 4, 5);
     assertThat(a.sources()).extracting(Source::chunkId)
@@ -195,14 +200,15 @@ class KbDemoSliceTest {
 
   @Test
   void should_refuse_to_open_the_index_with_another_embedding_model() {
-    assertThatThrownBy(() -> OpenBook.open(index, config, new HashEmbedder(), false, false))
+    assertThatThrownBy(() -> OpenBook.builder().index(index).config(config)
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.READ).build())
         .isInstanceOf(IndexMismatchException.class)
         .hasMessageContaining("bge-small-zh-v1.5")
         .hasMessageContaining("--reset");
   }
 
   private static Query query(String text, String principal, int k) {
-    return new Query(text, config.principal(principal), k, 50);
+    return new Query(text, engine.principal(principal), k, 50);
   }
 
   private static boolean isGold(JsonNode c, Hit h) {

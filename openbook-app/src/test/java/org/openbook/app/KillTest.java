@@ -1,6 +1,5 @@
 package org.openbook.app;
 
-import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.AccessFilter;
 import org.openbook.lucene.LuceneChunkStore;
@@ -153,8 +153,9 @@ class KillTest {
     // 4. mid-run, while a second writer is refused and a reader sees one consistent snapshot
     try (Child c = start(corpus, index, config, 10)) {
       c.awaitLine(("file " + (duringCommit + 60))::equals);
-      assertThatThrownBy(() -> OpenBook.open(index, OpenBookConfig.defaults(), embedder, true,
-          false)).hasMessageStartingWith("another ingest is writing to " + index);
+      assertThatThrownBy(() -> OpenBook.builder().index(index).config(OpenBookConfig.defaults())
+          .embedder(embedder)
+          .mode(OpenBook.Mode.WRITE).build()).hasMessageStartingWith("another ingest is writing to " + index);
       for (int i = 0; i < 5; i++) {
         check(index);
       }

@@ -8,17 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
-import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.eval.Percentiles;
 import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * In-process search latency on an existing index: every question is retrieved once per mode
@@ -53,15 +53,15 @@ public final class SearchLatencyBenchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     List<String> qs = read(questions, limit);
     OpenBookConfig cfg = config == null ? OpenBookConfig.defaults() : ConfigLoader.read(config);
-    Principal who = cfg.principal(principal);
     BgeSmallZhEmbedder embedder = new BgeSmallZhEmbedder();
-    try (OpenBook engine = OpenBook.open(index, cfg, embedder, false, false)) {
+    try (OpenBook engine = OpenBook.builder().index(index).config(cfg).embedder(embedder).build()) {
+      Principal who = engine.principal(principal);
       System.out.printf(Locale.ROOT, "%d questions, %d chunks, k=%d%n", qs.size(), engine.count(), k);
       double denseMedian = Double.NaN;
       for (HybridRetriever.Mode mode : new HybridRetriever.Mode[] {
           HybridRetriever.Mode.DENSE, HybridRetriever.Mode.SPARSE, HybridRetriever.Mode.HYBRID}) {
         HybridRetriever r = new HybridRetriever(embedder, engine.store(), engine.store(),
-            engine.fusion(), mode);
+            engine.settings().retrieval().fusion(), mode);
         for (int i = 0; i < Math.min(5, qs.size()); i++) {
           r.retrieve(engine.query(qs.get(i), who, k)); // warm-up: JIT, caches
         }

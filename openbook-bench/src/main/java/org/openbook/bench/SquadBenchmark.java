@@ -23,7 +23,7 @@ import org.openbook.embed.EmbeddingCache;
 import org.openbook.eval.ConfigResult;
 import org.openbook.eval.EvalReport;
 import org.openbook.eval.QueryOutcome;
-import org.openbook.eval.RetrievalConfig;
+import org.openbook.eval.RetrieverVariant;
 import org.openbook.eval.SquadDataset;
 import org.openbook.index.EmbeddedChunk;
 import org.openbook.index.IndexManifest;
@@ -32,9 +32,9 @@ import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.RrfFusion;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * A SQuAD-format reading-comprehension set as a retrieval benchmark, in one command: corpus =
@@ -48,7 +48,7 @@ import picocli.CommandLine.Option;
  * data set pays for the model; latencies are therefore retrieval without query embedding.
  */
 @Command(name = "squad-benchmark", mixinStandardHelpOptions = true,
-    description = "Retrieval benchmark over a SQuAD-format data set.")
+    description = "SearchResult benchmark over a SQuAD-format data set.")
 public final class SquadBenchmark implements Callable<Integer> {
 
   /** Data sets under the shared folder, by name. */
@@ -159,7 +159,7 @@ public final class SquadBenchmark implements Callable<Integer> {
         String spec = configs;
         String suffix = strategies.length == 1 ? "" : " [" + analysis.strategy() + "]";
         try (LuceneChunkStore store = buildIndex(analysis, chunker, model, embedded, "")) {
-          for (RetrievalConfig c : RetrievalConfig.parse(spec, embedder, store, store,
+          for (RetrieverVariant c : RetrieverVariant.parse(spec, embedder, store, store,
               RrfFusion.DEFAULT)) {
             if (i > 0 && c.name().equals("dense")) {
               continue;
@@ -252,7 +252,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     return 0;
   }
 
-  private ConfigResult run(RetrievalConfig c, String suffix,
+  private ConfigResult run(RetrieverVariant c, String suffix,
       List<SquadDataset.Question> questions) throws IOException {
     List<QueryOutcome> outcomes = new ArrayList<>(questions.size());
     try (ProgressBar bar = bar(c.name() + suffix, questions.size())) {

@@ -24,4 +24,9 @@ public record Answer(
     citations = List.copyOf(citations);
     sources = List.copyOf(sources);
   }
+
+  /** This answer with {@code diagnostics} replaced. */
+  public Answer withDiagnostics(AnswerDiagnostics diagnostics) {
+    return new Answer(status, text, citations, sources, diagnostics);
+  }
 }

@@ -18,6 +18,8 @@ import java.util.List;
  * @param rewrittenQuestion   the standalone question actually retrieved for when a follow-up in a
  *                            conversation was rewritten (see {@code org.openbook.conversation}),
  *                            or empty when the question was used as asked
+ * @param agentTrace          the searches the agent made, in order; empty unless the answer came
+ *                            from the tool-calling agent
  */
 public record AnswerDiagnostics(
     String generator,
@@ -29,9 +31,11 @@ public record AnswerDiagnostics(
     long retrievalMillis,
     long generationMillis,
     String reason,
-    String rewrittenQuestion) {
+    String rewrittenQuestion,
+    List<AgentStep> agentTrace) {
 
   public AnswerDiagnostics {
+    agentTrace = agentTrace == null ? List.of() : List.copyOf(agentTrace);
     invalidCitations = List.copyOf(invalidCitations);
     uncitedSentences = List.copyOf(uncitedSentences);
     unsupportedCitations = List.copyOf(unsupportedCitations);
@@ -42,13 +46,20 @@ public record AnswerDiagnostics(
   public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, agentTrace);
   }
 
   /** These diagnostics with {@code reason} replaced. */
   public AnswerDiagnostics withReason(String reason) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, agentTrace);
+  }
+
+  /** These diagnostics with the agent's {@code trace}. */
+  public AnswerDiagnostics withAgentTrace(List<AgentStep> trace) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, trace);
   }
 }

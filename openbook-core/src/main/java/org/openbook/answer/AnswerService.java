@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
 import org.openbook.retrieve.Retriever;
+import org.openbook.retrieve.SearchResult;
 
 /**
  * The ask pipeline: retrieve once, gate 1, generate, gate 2, check citations.
@@ -27,7 +27,7 @@ import org.openbook.retrieve.Retriever;
  * Failures of retrieval or generation become {@link AnswerStatus#FAILED} with the reason in the
  * diagnostics; {@code ask} does not throw for them.
  */
-public final class AnswerService {
+public final class AnswerService implements Answerer {
 
   private final Retriever retriever;
   private final Generator generator;
@@ -65,17 +65,6 @@ public final class AnswerService {
     this.replies = new ReplyChecker(refusal, new SupportChecker(supportThreshold));
   }
 
-  /**
-   * Receives an answer as it is produced. Both methods do nothing by default.
-   */
-  public interface Listener {
-    /** The numbered sources, exactly as the generator will see them; called before any text. */
-    default void onSources(List<Source> sources) {}
-
-    /** A piece of answer text (whole code points). */
-    default void onText(String text) {}
-  }
-
   /** Answers one question, streaming text to {@code onText}; see {@link #ask(Query, Listener)}. */
   public Answer ask(Query query, Consumer<String> onText) {
     return ask(query, new Listener() {
@@ -95,10 +84,11 @@ public final class AnswerService {
    *     the final {@link Answer#text()} is the checked text to display at the end.
    * @return the answer; never null
    */
+  @Override
   public Answer ask(Query query, Listener listener) {
     Consumer<String> onText = listener::onText;
     long t0 = System.nanoTime();
-    Retrieval retrieval;
+    SearchResult retrieval;
     try {
       retrieval = retriever.retrieve(query);
     } catch (IOException | RuntimeException e) {
@@ -150,7 +140,7 @@ public final class AnswerService {
       List<String> uncited, List<Integer> unsupported, long retrievalMillis,
       long generationMillis, String reason) {
     return new AnswerDiagnostics(generatorId, best, threshold, invalid, uncited, unsupported,
-        retrievalMillis, generationMillis, reason, "");
+        retrievalMillis, generationMillis, reason, "", List.of());
   }
 
   private static long millisSince(long startNanos) {

@@ -58,6 +58,6 @@ public final class ReplyChecker {
       List<String> uncited, List<Integer> unsupported) {
     return new AnswerDiagnostics(d.generator(), d.bestDenseScore(), d.threshold(), invalid,
         uncited, unsupported, d.retrievalMillis(), d.generationMillis(), d.reason(),
-        d.rewrittenQuestion());
+        d.rewrittenQuestion(), d.agentTrace());
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerService;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.Citation;
 import org.openbook.answer.GenerationException;
 import org.openbook.retrieve.Query;
@@ -18,7 +19,7 @@ import org.openbook.retrieve.Query;
  *   <li>With earlier turns, rewrite the question with the {@link QuestionRewriter} (an LLM in the
  *       app when configured); if that rewriter fails, fall back to {@link KeyTermCarryOver} and
  *       say so in the diagnostics' reason.
- *   <li>Ask the standalone question through {@link Asker} (normally {@link AnswerService#ask}); the
+ *   <li>Ask the standalone question through {@link Answerer} (normally {@link AnswerService#ask}); the
  *       rewrite, when it differs from the question, is the answer's
  *       {@code diagnostics().rewrittenQuestion()}.
  *   <li>Append the turn (question, standalone question, answer text, cited chunk ids, status).
@@ -26,13 +27,7 @@ import org.openbook.retrieve.Query;
  */
 public final class ConversationService {
 
-  /** Answers one standalone question; {@link AnswerService#ask(Query, AnswerService.Listener)}. */
-  @FunctionalInterface
-  public interface Asker {
-    Answer ask(Query query, AnswerService.Listener listener);
-  }
-
-  private final Asker asker;
+  private final Answerer asker;
   private final QuestionRewriter rewriter;
   private final ConversationStore store;
   private final KeyTermCarryOver fallback = new KeyTermCarryOver();
@@ -42,7 +37,7 @@ public final class ConversationService {
    * @param rewriter rewrites follow-ups
    * @param store    keeps the turns
    */
-  public ConversationService(Asker asker, QuestionRewriter rewriter, ConversationStore store) {
+  public ConversationService(Answerer asker, QuestionRewriter rewriter, ConversationStore store) {
     this.asker = asker;
     this.rewriter = rewriter;
     this.store = store;
@@ -53,12 +48,12 @@ public final class ConversationService {
    *
    * @param conversationId 1–64 characters from {@code [A-Za-z0-9_-]}
    * @param query          the question as asked, with principal and top-k
-   * @param listener       receives sources and text as {@link AnswerService.Listener} does
+   * @param listener       receives sources and text as {@link Answerer.Listener} does
    * @return the answer; its diagnostics carry the rewrite
    * @throws IllegalArgumentException for an invalid id, or an id that belongs to another principal
    * @throws IOException when the store cannot read or write the conversation
    */
-  public Answer ask(String conversationId, Query query, AnswerService.Listener listener)
+  public Answer ask(String conversationId, Query query, Answerer.Listener listener)
       throws IOException {
     String owner = query.principal().name();
     Conversation conversation = store.find(conversationId)

@@ -14,10 +14,10 @@ import org.openbook.chunk.Chunk;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
+import org.openbook.retrieve.SearchResult;
 
 /**
- * Runs labelled cases ({@link EvalCase}) through a {@link RetrievalConfig}.
+ * Runs labelled cases ({@link EvalCase}) through a {@link RetrieverVariant}.
  *
  * <p>Per case: one retrieval for the top 10 (ranking metrics, timed), then — for configurations
  * with a dense route — one {@link AnswerService#ask} with the offline
@@ -55,7 +55,7 @@ public final class CaseEvaluator {
    * @throws UncheckedIOException if retrieval fails
    * @throws IllegalArgumentException if a case names an unknown principal
    */
-  public ConfigResult run(RetrievalConfig config, List<EvalCase> cases, Runnable onCase) {
+  public ConfigResult run(RetrieverVariant config, List<EvalCase> cases, Runnable onCase) {
     List<QueryOutcome> outcomes = new ArrayList<>(cases.size());
     AnswerService answers = new AnswerService(config.retriever(),
         new ExtractiveGenerator(RefusalPolicy.DEFAULT), gateThreshold, RefusalPolicy.DEFAULT);
@@ -66,7 +66,7 @@ public final class CaseEvaluator {
     for (EvalCase c : cases) {
       Principal who = principal(c);
       long t0 = System.nanoTime();
-      Retrieval r = retrieve(config, c, who);
+      SearchResult r = retrieve(config, c, who);
       double millis = (System.nanoTime() - t0) / 1e6;
       List<Chunk> ranking = r.hits().stream().map(Hit::chunk).toList();
       Boolean refused = null;
@@ -82,7 +82,7 @@ public final class CaseEvaluator {
     return ConfigResult.summarize(config.name(), config.description(), outcomes);
   }
 
-  private Retrieval retrieve(RetrievalConfig config, EvalCase c, Principal who) {
+  private SearchResult retrieve(RetrieverVariant config, EvalCase c, Principal who) {
     try {
       return config.retriever().retrieve(new Query(c.question(), who, DEPTH, fetchK));
     } catch (IOException e) {

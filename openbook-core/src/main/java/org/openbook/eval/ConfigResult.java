@@ -17,8 +17,8 @@ import java.util.TreeMap;
  * @param latencyP95  95th-percentile retrieval latency in ms (NaN without timings)
  */
 public record ConfigResult(
-    String name, String description, RetrievalScores overall,
-    Map<String, RetrievalScores> byType, RefusalCounts refusal, double latencyP50,
+    String name, String description, RankingScores overall,
+    Map<String, RankingScores> byType, RefusalCounts refusal, double latencyP50,
     double latencyP95) {
 
   public ConfigResult {
@@ -48,9 +48,9 @@ public record ConfigResult(
             .add(o.expectRefuse(), o.refused());
       }
     }
-    Map<String, RetrievalScores> byType = new TreeMap<>();
-    perType.forEach((t, js) -> byType.put(t, RetrievalScores.of(js)));
-    return new ConfigResult(name, description, RetrievalScores.of(all), byType, refusal,
+    Map<String, RankingScores> byType = new TreeMap<>();
+    perType.forEach((t, js) -> byType.put(t, RankingScores.of(js)));
+    return new ConfigResult(name, description, RankingScores.of(all), byType, refusal,
         Percentiles.of(latency, 50), Percentiles.of(latency, 95));
   }
 }

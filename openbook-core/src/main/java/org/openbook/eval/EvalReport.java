@@ -35,7 +35,7 @@ public record EvalReport(String title, List<String> setup, List<ConfigResult> co
         + "refusal R | false refusal | refusal acc | p50 ms | p95 ms |\n");
     md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ConfigResult c : configs) {
-      RetrievalScores s = c.overall();
+      RankingScores s = c.overall();
       RefusalCounts r = c.refusal();
       md.append("| ").append(c.name()).append(" | ").append(s.queries());
       for (double v : new double[] {s.recall1(), s.recall3(), s.recall5(), s.recall10(),
@@ -71,10 +71,10 @@ public record EvalReport(String title, List<String> setup, List<ConfigResult> co
     configs.forEach(c -> md.append("---:|"));
     md.append('\n');
     for (String t : types) {
-      RetrievalScores any = configs.get(0).byType().get(t);
+      RankingScores any = configs.get(0).byType().get(t);
       md.append("| ").append(t).append(" | ").append(any == null ? 0 : any.queries()).append(" |");
       for (ConfigResult c : configs) {
-        RetrievalScores s = c.byType().get(t);
+        RankingScores s = c.byType().get(t);
         md.append(' ').append(s == null ? "–" : f3(recall ? s.recall5() : s.mrr10())).append(" |");
       }
       md.append('\n');

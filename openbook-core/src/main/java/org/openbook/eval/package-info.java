@@ -5,7 +5,7 @@
  * kb-demo {@link org.openbook.eval.EvalCase} gold is a source path plus a verbatim snippet; a
  * {@link org.openbook.eval.SquadDataset} question's gold is its own context).
  * {@link org.openbook.eval.RankingMetrics} gives Recall@k, reciprocal rank and nDCG@k with binary
- * gain per query; {@link org.openbook.eval.RetrievalScores} averages them;
+ * gain per query; {@link org.openbook.eval.RankingScores} averages them;
  * {@link org.openbook.eval.RefusalCounts} holds refusal precision, recall and false-refusal
  * rate; {@link org.openbook.eval.Percentiles} gives latency percentiles.
  * {@link org.openbook.eval.ConfigResult} summarises one configuration and

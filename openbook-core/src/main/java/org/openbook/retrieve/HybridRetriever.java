@@ -38,10 +38,10 @@ public final class HybridRetriever implements Retriever {
   }
 
   @Override
-  public Retrieval retrieve(Query query) throws IOException {
+  public SearchResult retrieve(Query query) throws IOException {
     AccessFilter filter = query.principal().filter();
     if (filter.departments().isEmpty()) {
-      return Retrieval.empty();
+      return SearchResult.empty();
     }
     List<ScoredChunk> d = mode == Mode.SPARSE
         ? List.of()
@@ -52,6 +52,6 @@ public final class HybridRetriever implements Retriever {
     List<Hit> fused = fusion.fuse(d, s);
     List<Hit> top = fused.size() <= query.topK() ? fused : fused.subList(0, query.topK());
     double best = d.isEmpty() ? Double.NaN : d.get(0).score();
-    return new Retrieval(top, best, d.size(), s.size());
+    return new SearchResult(top, best, d.size(), s.size());
   }
 }

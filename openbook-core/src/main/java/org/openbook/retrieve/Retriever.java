@@ -11,5 +11,5 @@ public interface Retriever {
    * @return at most {@code query.topK()} hits, best first, all readable by the query's principal,
    *     with the dense route's best cosine for the refusal gate
    */
-  Retrieval retrieve(Query query) throws IOException;
+  SearchResult retrieve(Query query) throws IOException;
 }

@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.openbook.testing.SharedData;
 
 /** Identifier protection on the kb-demo corpus (read from the shared folder, never copied). */
 class OpenBookAnalysisFixtureTest {
@@ -34,9 +34,7 @@ class OpenBookAnalysisFixtureTest {
   }
 
   private static String read(String doc) throws IOException {
-    String shared = System.getProperty("openbook.shared", "../../shared");
-    Path file = Path.of(shared, "fixtures", "kb-demo", "docs").resolve(doc);
-    Assumptions.assumeTrue(Files.isRegularFile(file), "kb-demo not found at " + file);
+    Path file = SharedData.require("fixtures/kb-demo/docs/" + doc);
     return Files.readString(file, StandardCharsets.UTF_8);
   }
 }

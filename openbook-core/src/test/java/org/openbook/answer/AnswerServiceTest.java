@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
 import org.openbook.retrieve.Retriever;
+import org.openbook.retrieve.SearchResult;
 
 class AnswerServiceTest {
 
@@ -55,15 +55,15 @@ class AnswerServiceTest {
 
   /** A retriever that returns one fixed retrieval and counts calls. */
   private static final class FixedRetriever implements Retriever {
-    final Retrieval retrieval;
+    final SearchResult retrieval;
     int calls;
 
-    FixedRetriever(Retrieval retrieval) {
+    FixedRetriever(SearchResult retrieval) {
       this.retrieval = retrieval;
     }
 
     @Override
-    public Retrieval retrieve(Query query) {
+    public SearchResult retrieve(Query query) {
       calls++;
       return retrieval;
     }
@@ -73,11 +73,11 @@ class AnswerServiceTest {
     return Query.of(text, Principal.ANONYMOUS, 5);
   }
 
-  private static Retrieval retrieval(double best, Hit... hits) {
-    return new Retrieval(List.of(hits), best, hits.length, hits.length);
+  private static SearchResult retrieval(double best, Hit... hits) {
+    return new SearchResult(List.of(hits), best, hits.length, hits.length);
   }
 
-  private static Retrieval r21Retrieval() {
+  private static SearchResult r21Retrieval() {
     return retrieval(0.9,
         Fixtures.hit("hr/leave.md#0", "hr/leave.md", "年假需提前三天申请。", 0.9),
         Fixtures.hit("hr/leave.md#1", "hr/leave.md", "未休年假可顺延至次年三月。", 0.8),
@@ -123,7 +123,7 @@ class AnswerServiceTest {
   @Test
   void should_refuse_without_generator_when_nothing_was_retrieved() {
     // R14: a principal with no departments sees nothing
-    Answer a = new AnswerService(new FixedRetriever(Retrieval.empty()), MUST_NOT_BE_CALLED, GATE,
+    Answer a = new AnswerService(new FixedRetriever(SearchResult.empty()), MUST_NOT_BE_CALLED, GATE,
         RefusalPolicy.DEFAULT).ask(query("How is the year-end bonus taxed?"), s -> {});
 
     assertThat(a.status()).isEqualTo(AnswerStatus.REFUSED_NO_EVIDENCE);
@@ -259,7 +259,7 @@ class AnswerServiceTest {
 
   @Test
   void should_keep_equal_texts_from_different_files_as_separate_sources_r12() {
-    Retrieval r = retrieval(0.95,
+    SearchResult r = retrieval(0.95,
         Fixtures.hit("hr/handbook.md#3", "hr/handbook.md", "请使用VPN访问内网。", 0.95),
         Fixtures.hit("it/faq.md#7", "it/faq.md", "请使用VPN访问内网。", 0.95),
         Fixtures.hit("it/faq.md#8", "it/faq.md", "VPN账号由IT部门开通。", 0.6));
@@ -292,7 +292,7 @@ class AnswerServiceTest {
   @Test
   void should_reject_a_nan_gate_threshold() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-            new AnswerService(new FixedRetriever(Retrieval.empty()), MUST_NOT_BE_CALLED,
+            new AnswerService(new FixedRetriever(SearchResult.empty()), MUST_NOT_BE_CALLED,
                 Double.NaN, RefusalPolicy.DEFAULT))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("gate threshold");

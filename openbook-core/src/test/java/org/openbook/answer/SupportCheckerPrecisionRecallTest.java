@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openbook.testing.SharedData;
 
 /**
  * Precision and recall of {@link SupportChecker} on a labelled set of claim–passage pairs written
@@ -47,10 +47,7 @@ class SupportCheckerPrecisionRecallTest {
 
   @BeforeAll
   static void load() throws IOException {
-    String prop = System.getProperty("openbook.shared");
-    Path docs = (prop != null ? Path.of(prop) : Path.of("../../shared"))
-        .resolve("fixtures/kb-demo/docs");
-    Assumptions.assumeTrue(Files.isDirectory(docs), "shared data absent: " + docs.toAbsolutePath());
+    Path docs = SharedData.require("fixtures/kb-demo/docs");
     pairs = new ArrayList<>();
     try (var in = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
         SupportCheckerPrecisionRecallTest.class.getResourceAsStream("/answer/support-pairs.jsonl")),

@@ -1,7 +1,6 @@
 package org.openbook.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +16,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.openbook.document.Document;
-import org.openbook.document.Section;
 import org.openbook.document.Section.Kind;
+import org.openbook.document.Section;
+import org.openbook.testing.SharedData;
 
 /**
  * Property tests over real Chinese documentation (the Arthas docs in the shared data sets). The
@@ -31,10 +31,7 @@ class StructuredChunkerCorpusTest {
   private static final Pattern BLOCK = Pattern.compile("(?s).+?(?=\\n[ \\t]*\\n|\\z)");
 
   private static Path arthas() {
-    String shared = System.getProperty("openbook.shared", "../../shared");
-    Path dir = Path.of(shared, "datasets", "docs-zh", "arthas");
-    assumeTrue(Files.isDirectory(dir), "shared data set not found: " + dir.toAbsolutePath());
-    return dir;
+    return SharedData.require("datasets/docs-zh/arthas");
   }
 
   private static List<Document> documents() throws IOException {

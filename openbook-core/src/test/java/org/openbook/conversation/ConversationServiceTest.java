@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerDiagnostics;
-import org.openbook.answer.AnswerService;
 import org.openbook.answer.AnswerStatus;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.Citation;
 import org.openbook.answer.GenerationException;
 import org.openbook.retrieve.Principal;
@@ -23,20 +23,20 @@ import org.openbook.retrieve.Query;
 class ConversationServiceTest {
 
   private static final Principal VISITOR = new Principal("visitor", Set.of());
-  private static final AnswerService.Listener SILENT = new AnswerService.Listener() {};
+  private static final Answerer.Listener SILENT = new Answerer.Listener() {};
 
   /** Records the questions it was asked and answers each citing chunk {@code c<call>}. */
-  private static final class RecordingAsker implements ConversationService.Asker {
+  private static final class RecordingAsker implements Answerer {
     final List<String> asked = new ArrayList<>();
 
     @Override
-    public Answer ask(Query query, AnswerService.Listener listener) {
+    public Answer ask(Query query, Answerer.Listener listener) {
       asked.add(query.text());
       String chunk = "c" + asked.size();
       return new Answer(AnswerStatus.ANSWERED, "答" + asked.size() + "[1]。",
           List.of(new Citation(1, chunk, "a.md", true)), List.of(),
           new AnswerDiagnostics("scripted", 0.8, 0.5, List.of(), List.of(), List.of(), 1, 1, "",
-              ""));
+              "", List.of()));
     }
   }
 

@@ -2,10 +2,9 @@ package org.openbook.document;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
+import org.openbook.testing.SharedData;
 
 /** Locates the shared data sets and checks the {@link Document} offset contract. */
 final class TestData {
@@ -14,11 +13,7 @@ final class TestData {
 
   /** {@code shared/<relative>}, skipping the test when it is absent. */
   static Path shared(String relative) {
-    String prop = System.getProperty("openbook.shared");
-    Path root = prop != null ? Path.of(prop) : Path.of("../../shared");
-    Path p = root.resolve(relative);
-    Assumptions.assumeTrue(Files.exists(p), "shared data absent: " + p.toAbsolutePath());
-    return p;
+    return SharedData.require(relative);
   }
 
   /**

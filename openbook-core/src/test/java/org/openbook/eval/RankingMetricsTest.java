@@ -68,7 +68,7 @@ class RankingMetricsTest {
 
   @Test
   void should_average_over_queries() {
-    RetrievalScores s = RetrievalScores.of(List.of(
+    RankingScores s = RankingScores.of(List.of(
         Judged.single(true), Judged.single(false, true), Judged.single(false, false)));
 
     assertThat(s.queries()).isEqualTo(3);

@@ -5,97 +5,133 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.TextAnalysis;
+import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerService;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.ExtractiveGenerator;
 import org.openbook.answer.Generator;
 import org.openbook.answer.PromptBuilder;
 import org.openbook.answer.RefusalPolicy;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.chunk.StructuredChunker;
+import org.openbook.conversation.ConversationService;
+import org.openbook.conversation.ConversationStore;
+import org.openbook.conversation.JsonFileConversationStore;
+import org.openbook.conversation.KeyTermCarryOver;
+import org.openbook.conversation.QuestionRewriter;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.Loaders;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.EmbeddingCache;
+import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.index.IndexStore;
+import org.openbook.ingest.Indexer;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestOptions;
 import org.openbook.ingest.IngestReport;
-import org.openbook.ingest.Indexer;
+import org.openbook.llm.AgenticAnswerer;
 import org.openbook.llm.LlmConfig;
+import org.openbook.llm.LlmQuestionRewriter;
 import org.openbook.llm.OpenAiGenerator;
-import org.openbook.lucene.LuceneChunkStore;
-import org.openbook.retrieve.Fusion;
 import org.openbook.retrieve.HybridRetriever;
-import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retriever;
-import org.openbook.retrieve.RrfFusion;
+import org.openbook.retrieve.SearchResult;
 
 /**
- * Wires the pipeline stages from the configuration: embedder, analysis, chunker, store,
- * retriever, answer service. One engine per command; close it to release the index.
+ * OpenBook as a library: one knowledge base (an index plus its configuration) that ingests
+ * folders and answers questions as a principal, with numbered citations or a refusal.
+ *
+ * <pre>{@code
+ * try (OpenBook kb = OpenBook.builder().index(Path.of("/var/kb/index"))
+ *     .config(ConfigLoader.read(Path.of("openbook.yaml"))).mode(OpenBook.Mode.WRITE).build()) {
+ *   kb.ingest(Path.of("/srv/docs"));
+ *   Answer a = kb.ask("年假可以顺延吗？", kb.principal("hr"), Answerer.Listener.NONE);
+ * }
+ * }</pre>
+ *
+ * <p>The builder resolves the configuration once ({@link OpenBookConfig#resolve}) and wires the
+ * stages: embedder (default in-process bge-small-zh-v1.5), store (embedded Lucene in the index
+ * folder, or the SolrCloud collection of {@code store:}), hybrid retriever with the configured
+ * fusion, and the answerer (the configured OpenAI-compatible LLM, else extractive answers). A
+ * store opened in {@link Mode#WRITE} or {@link Mode#RESET} holds the index's single-writer lock
+ * until {@link #close()}. Instances are safe for concurrent searches and asks; ingest runs one at
+ * a time.
  */
 public final class OpenBook implements Closeable {
 
-  /**
-   * Gate-1 threshold on the best dense cosine (bge-small-zh-v1.5) when the config sets none;
-   * see docs/BENCHMARKS.md for the calibration that chose it.
-   */
-  public static final double DEFAULT_GATE_THRESHOLD = 0.53;
-  /** Fusion when the config names none; chosen on the evaluation sets (docs/BENCHMARKS.md). */
-  public static final String DEFAULT_FUSION = "minmax";
-  /**
-   * Min-max weights when the config gives none: dense 0.3 / BM25 0.7, best or within 0.4 points
-   * of R@1 of the best weight on CMRC 2018, DRCD, XQuAD zh and XQuAD en (docs/BENCHMARKS.md,
-   * "Fusion comparison"); equal weights lose 2.6 (DRCD) and 7.1 (XQuAD en) points of R@1.
-   */
-  public static final MinMaxFusion DEFAULT_MINMAX = new MinMaxFusion(0.3, 0.7);
-  /** Hits returned when neither {@code -k} nor the config says. */
-  public static final int DEFAULT_TOP_K = 5;
+  /** Folder under the index holding one JSON file per conversation. */
+  public static final String CONVERSATIONS_FOLDER = "conversations";
 
-  private final OpenBookConfig config;
+  /** What the caller will do with the index. */
+  public enum Mode {
+    /** Search and ask over an existing index; nothing is created. */
+    READ,
+    /** Ingest incrementally (and search): the index is created if absent. */
+    WRITE,
+    /** Ingest from scratch: the index is emptied first ({@code --reset}); the embedding cache stays. */
+    RESET;
+
+    /** {@code RESET} when {@code reset}, else {@code WRITE} when {@code write}, else {@code READ}. */
+    public static Mode of(boolean write, boolean reset) {
+      return reset ? RESET : write ? WRITE : READ;
+    }
+  }
+
+  private final Settings settings;
   private final Embedder embedder;
   private final TextAnalysis analysis;
-  /** Embedded Lucene or SolrCloud, as {@code store.type} says ({@link StoreFactory}). */
   private final IndexStore store;
   private final StructuredChunker chunker;
   private final Path index;
-  /** Embedding cache under the index folder; only for ingest engines, else null. */
+  /** Embedding cache under the index folder; only when writing, else null. */
   private final EmbeddingCache cache;
+  private final Retriever retriever;
+  private final Generator generator;
+  private final AnswerService answerService;
+  private final ConversationStore conversationStore;
 
-  private OpenBook(OpenBookConfig config, Embedder embedder, Path index, boolean write,
-      boolean reset) throws IOException {
-    this.config = config;
-    this.index = index;
-    this.embedder = embedder;
+  private OpenBook(Builder b) throws IOException {
+    this.settings = b.config.resolve(b.env);
+    this.index = b.index;
+    this.embedder = b.embedder != null ? b.embedder : new BgeSmallZhEmbedder();
     this.analysis = OpenBookAnalysis.defaultAnalysis();
-    this.chunker = new StructuredChunker(config.chunking().settings(), embedder::countTokens,
+    this.chunker = new StructuredChunker(settings.chunking(), embedder::countTokens,
         embedder.maxInputTokens());
     IndexManifest expected = new IndexManifest(embedder.modelId(), embedder.dimension(),
         IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
-    this.store = StoreFactory.open(config.store(), index, expected, analysis,
-        reset ? StoreFactory.Mode.RESET
-            : write ? StoreFactory.Mode.WRITE : StoreFactory.Mode.READ,
-        System.getenv());
-    if (write && !reset) {
-      requireSameChunker(store, expected);
-    }
+    this.store = StoreFactory.open(settings.store(), index, expected, analysis, b.mode);
     EmbeddingCache c = null;
-    if (write) {
-      try {
-        c = EmbeddingCache.open(index.resolve(EmbeddingCache.FOLDER_NAME));
-      } catch (IOException | RuntimeException e) {
-        store.close();
-        throw e;
+    try {
+      if (b.mode == Mode.WRITE) {
+        requireSameChunker(store, expected);
       }
+      if (b.mode != Mode.READ) {
+        c = EmbeddingCache.open(index.resolve(EmbeddingCache.FOLDER_NAME));
+      }
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
     }
     this.cache = c;
+    this.retriever = new HybridRetriever(embedder, store, store, settings.retrieval().fusion());
+    this.generator = b.generator != null ? b.generator : defaultGenerator(settings);
+    this.answerService = new AnswerService(retriever, generator, settings.gate().threshold(),
+        RefusalPolicy.DEFAULT);
+    this.conversationStore = b.conversations != null ? b.conversations
+        : new JsonFileConversationStore(index.resolve(CONVERSATIONS_FOLDER));
+  }
+
+  /** A builder; {@link Builder#index} is required. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
@@ -106,69 +142,189 @@ public final class OpenBook implements Closeable {
       throws IOException {
     IndexManifest have = store.manifest();
     if (have.chunks() > 0 && !have.chunker().equals(expected.chunker())) {
-      store.close();
       throw new IndexMismatchException("index was chunked with '" + have.chunker()
           + "', this run uses '" + expected.chunker() + "'\nRebuild it: openbook ingest <dir>"
           + " --index <path> --reset");
     }
   }
 
-  /** An engine that can ingest into {@code index} (created if absent; emptied when reset). */
-  public static OpenBook forIngest(Path index, OpenBookConfig config, boolean reset)
-      throws IOException {
-    return new OpenBook(config, new BgeSmallZhEmbedder(), index, true, reset);
+  private static Generator defaultGenerator(Settings settings) {
+    return settings.llm()
+        .<Generator>map(c -> new OpenAiGenerator(c, new PromptBuilder(RefusalPolicy.DEFAULT)))
+        .orElseGet(() -> new ExtractiveGenerator(RefusalPolicy.DEFAULT));
   }
 
-  /** An engine over an existing index, for search and ask. */
-  public static OpenBook forSearch(Path index, OpenBookConfig config) throws IOException {
-    return new OpenBook(config, new BgeSmallZhEmbedder(), index, false, false);
+  /** The configuration in force (every default filled in). */
+  public Settings settings() {
+    return settings;
   }
 
-  /** As {@link #forIngest}/{@link #forSearch} with a given embedder (tests, benchmarks). */
-  public static OpenBook open(Path index, OpenBookConfig config, Embedder embedder, boolean write,
-      boolean reset) throws IOException {
-    return new OpenBook(config, embedder, index, write, reset);
+  /**
+   * The principal called {@code name} in the configuration's {@code principals}; null or blank
+   * is {@link Principal#ANONYMOUS}, which reads {@code public} only.
+   *
+   * @throws IllegalArgumentException naming the known principals when {@code name} is unknown
+   */
+  public Principal principal(String name) {
+    return settings.principal(name);
   }
 
-  /** Ingests a folder incrementally (everything again after a reset) and commits. */
+  /**
+   * Ingests a folder incrementally (everything again after a reset) and commits: unchanged files
+   * (by content hash) are not read, changed ones replace all their chunks, removed ones lose
+   * theirs — the index mirrors {@code root}.
+   *
+   * @param root     the documents folder; must not contain the index folder
+   * @param listener progress callbacks ({@link IngestListener#NONE} for none)
+   * @return what was added, updated, removed and skipped (with reasons)
+   * @throws IllegalStateException    if this instance was built in {@link Mode#READ}
+   * @throws IllegalArgumentException if the index folder is inside {@code root}
+   * @throws IOException              if the folder cannot be walked or the index written
+   */
   public IngestReport ingest(Path root, IngestListener listener) throws IOException {
     return runIngest(root, null, listener);
   }
 
-  /** Ingests {@code files} under {@code root}, or the whole folder when {@code files} is null. */
-  private IngestReport runIngest(Path root, List<Path> files, IngestListener listener)
-      throws IOException {
-    if (index.toAbsolutePath().normalize().startsWith(root.toAbsolutePath().normalize())) {
-      // the walk would read the index's own files as documents
-      throw new IllegalArgumentException("the index folder " + index + " is inside the documents"
-          + " folder " + root + "; keep it elsewhere");
-    }
-    long maxBytes = config.ingest().maxFileBytes() == null
-        ? DocumentReader.DEFAULT_MAX_BYTES : config.ingest().maxFileBytes();
-    var in = config.ingest();
-    IngestOptions options = new IngestOptions(
-        in.maxChunksPerDocument() == null
-            ? IngestOptions.DEFAULT_MAX_CHUNKS_PER_DOCUMENT : in.maxChunksPerDocument(),
-        in.commitEvery() == null ? IngestOptions.DEFAULT_COMMIT_EVERY : in.commitEvery(),
-        cache);
-    Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), maxBytes), chunker,
-        embedder, options);
-    return files == null ? indexer.ingest(root, store, store, listener)
-        : indexer.ingestFiles(root, files, store, store, listener);
-  }
-
   /**
    * Ingests only {@code files} (paths under {@code root}) and commits: other sources are neither
-   * read nor removed (see {@link Indexer#ingestFiles}).
+   * read nor removed (see {@link Indexer#ingestFiles}), so the cost is that of those files.
+   *
+   * @throws IllegalStateException    if this instance was built in {@link Mode#READ}
+   * @throws IllegalArgumentException naming a file that is not under {@code root}
    */
   public IngestReport ingest(Path root, List<Path> files, IngestListener listener)
       throws IOException {
     return runIngest(root, List.copyOf(files), listener);
   }
 
-  /** Chunks in the index. */
-  public long count() throws IOException {
-    return store.count();
+  /** Ingests {@code files} under {@code root}, or the whole folder when {@code files} is null. */
+  private IngestReport runIngest(Path root, List<Path> files, IngestListener listener)
+      throws IOException {
+    if (cache == null) {
+      throw new IllegalStateException("this OpenBook was opened read-only; build it with"
+          + " mode(WRITE) or mode(RESET) to ingest");
+    }
+    if (index.toAbsolutePath().normalize().startsWith(root.toAbsolutePath().normalize())) {
+      // the walk would read the index's own files as documents
+      throw new IllegalArgumentException("the index folder " + index + " is inside the documents"
+          + " folder " + root + "; keep it elsewhere");
+    }
+    var in = settings.ingest();
+    IngestOptions options = new IngestOptions(in.maxChunksPerDocument(), in.commitEvery(), cache);
+    Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), in.maxFileBytes()),
+        chunker, embedder, options);
+    return files == null ? indexer.ingest(root, store, store, listener)
+        : indexer.ingestFiles(root, files, store, store, listener);
+  }
+
+  /** {@link #ingest(Path, IngestListener)} without progress callbacks. */
+  public IngestReport ingest(Path root) throws IOException {
+    return ingest(root, IngestListener.NONE);
+  }
+
+  /**
+   * A query as {@code principal} with the configured fetch-k.
+   *
+   * @param topK hits wanted, or null for the configured {@code retrieval.topK}
+   */
+  public Query query(String text, Principal principal, Integer topK) {
+    int k = topK != null ? topK : settings.retrieval().topK();
+    return new Query(text, principal, k, Math.max(k, settings.retrieval().fetchK()));
+  }
+
+  /**
+   * Hybrid retrieval only (no gate, no generation): the top {@code k} passages {@code principal}
+   * may read, best first, each with its dense, BM25 and fused scores.
+   *
+   * @throws IOException if the store fails
+   */
+  public SearchResult search(String question, Principal principal, int k) throws IOException {
+    return retriever.retrieve(query(question, principal, k));
+  }
+
+  /**
+   * Answers one question as {@code principal}: retrieve once, gate 1, generate (LLM or
+   * extractive), check citations. Never throws for retrieval or LLM failures: those are
+   * {@code FAILED} answers with the reason in the diagnostics.
+   *
+   * @param listener receives the numbered sources, then the text as it is produced
+   */
+  public Answer ask(String question, Principal principal, Answerer.Listener listener) {
+    return answerService.ask(query(question, principal, null), listener);
+  }
+
+  /**
+   * Asks {@code question} as the next turn of conversation {@code conversationId}: a follow-up is
+   * rewritten into a standalone question first (by the LLM when configured, else by carrying
+   * over the previous question's key terms), and the turn is stored.
+   *
+   * @param conversationId 1–64 characters from {@code [A-Za-z0-9_-]}; a new id starts one
+   * @throws IllegalArgumentException for an invalid id or one owned by another principal
+   * @throws IOException if the conversation store fails
+   */
+  public Answer ask(String conversationId, String question, Principal principal,
+      Answerer.Listener listener) throws IOException {
+    return conversations(answerService).ask(conversationId, query(question, principal, null),
+        listener);
+  }
+
+  /**
+   * Answers with the tool-calling agent: the LLM searches the index itself (as
+   * {@code principal}, up to {@link AgenticAnswerer.Budget#DEFAULT} searches) before answering;
+   * its searches are in {@code diagnostics().agentTrace()}.
+   *
+   * @throws IllegalStateException when no LLM endpoint is configured
+   */
+  public Answer askAgent(String question, Principal principal, Answerer.Listener listener) {
+    return agent().ask(query(question, principal, null), listener);
+  }
+
+  /** The default answerer: retrieve once, gate, generate, check. */
+  public Answerer answerer() {
+    return answerService;
+  }
+
+  /**
+   * The tool-calling agent over this index.
+   *
+   * @throws IllegalStateException when no LLM endpoint is configured, naming the settings
+   */
+  public Answerer agent() {
+    LlmConfig llm = settings.llm().orElseThrow(() -> new IllegalStateException(
+        "the agent needs an LLM endpoint: set " + LlmConfig.ENV_BASE_URL + " and "
+            + LlmConfig.ENV_MODEL + " (or llm.baseUrl and llm.model in the config)"));
+    return new AgenticAnswerer(llm, retriever, settings.gate().threshold(),
+        RefusalPolicy.DEFAULT, AgenticAnswerer.Budget.DEFAULT);
+  }
+
+  /**
+   * Conversations answered by {@code answerer} and kept in this knowledge base's conversation
+   * store; follow-ups are rewritten by the LLM when configured, else by key-term carry-over.
+   */
+  public ConversationService conversations(Answerer answerer) {
+    return conversations(answerer, conversationStore);
+  }
+
+  /** As {@link #conversations(Answerer)}, with the turns kept in {@code store}. */
+  public ConversationService conversations(Answerer answerer, ConversationStore store) {
+    QuestionRewriter rewriter = settings.llm().<QuestionRewriter>map(LlmQuestionRewriter::new)
+        .orElseGet(KeyTermCarryOver::new);
+    return new ConversationService(answerer, rewriter, store);
+  }
+
+  /** Id of the generator answers are written by ({@code extractive} or the LLM model). */
+  public String generatorId() {
+    return generator.id();
+  }
+
+  /** The hybrid retriever with the configured fusion. */
+  public Retriever retriever() {
+    return retriever;
+  }
+
+  /** The embedder (for evaluation variants that build their own retrievers). */
+  public Embedder embedder() {
+    return embedder;
   }
 
   /** The store (embedded Lucene or SolrCloud), for callers that need a capability directly. */
@@ -176,96 +332,9 @@ public final class OpenBook implements Closeable {
     return store;
   }
 
-  /**
-   * The embedded store, for Lucene-only operations (tests, index inspection).
-   *
-   * @throws IllegalStateException if the configuration selects another backend
-   */
-  public LuceneChunkStore luceneStore() {
-    if (store instanceof LuceneChunkStore lucene) {
-      return lucene;
-    }
-    throw new IllegalStateException("the index is not the embedded Lucene store: " + store);
-  }
-
-  /** A query with the configured top-k and fetch-k; {@code topK} overrides when not null. */
-  public Query query(String text, Principal principal, Integer topK) {
-    int k = topK != null ? topK : config.retrieval().topKOr(DEFAULT_TOP_K);
-    int fetchK = config.retrieval().fetchKOr(Query.DEFAULT_FETCH_K);
-    return new Query(text, principal, k, Math.max(k, fetchK));
-  }
-
-  /** Hybrid retrieval with the configured fusion. */
-  public Retriever retriever() {
-    return new HybridRetriever(embedder, store, store, fusion());
-  }
-
-  /**
-   * The configured fusion: {@code retrieval.fusion} is {@code rrf} or {@code minmax}, default
-   * {@value #DEFAULT_FUSION}; min-max weights default to {@link #DEFAULT_MINMAX}, RRF weights to
-   * equal.
-   *
-   * @throws IllegalArgumentException for another fusion name
-   */
-  public Fusion fusion() {
-    var r = config.retrieval();
-    String name = r.fusion() == null ? DEFAULT_FUSION : r.fusion();
-    return switch (name) {
-      case "rrf" -> new RrfFusion(r.rrfK() == null ? RrfFusion.DEFAULT.k() : r.rrfK(),
-          r.denseWeight() == null ? 1.0 : r.denseWeight(),
-          r.sparseWeight() == null ? 1.0 : r.sparseWeight());
-      case "minmax" -> new MinMaxFusion(
-          r.denseWeight() == null ? DEFAULT_MINMAX.denseWeight() : r.denseWeight(),
-          r.sparseWeight() == null ? DEFAULT_MINMAX.sparseWeight() : r.sparseWeight());
-      default -> throw new IllegalArgumentException(
-          "retrieval.fusion must be 'rrf' or 'minmax', got '" + name + "'");
-    };
-  }
-
-  /** The gate-1 threshold in force. */
-  public double gateThreshold() {
-    Double t = config.gate().threshold();
-    return t == null ? DEFAULT_GATE_THRESHOLD : t;
-  }
-
-  /** The ask pipeline with {@code generator}. */
-  public AnswerService answerService(Generator generator) {
-    return new AnswerService(retriever(), generator, gateThreshold(), RefusalPolicy.DEFAULT);
-  }
-
-  /**
-   * The LLM when an endpoint is configured (environment first, then the config's {@code llm}
-   * section), else the extractive generator.
-   */
-  public Generator defaultGenerator() {
-    return llm()
-        .<Generator>map(c -> new OpenAiGenerator(c, new PromptBuilder(RefusalPolicy.DEFAULT)))
-        .orElseGet(() -> new ExtractiveGenerator(RefusalPolicy.DEFAULT));
-  }
-
-  /**
-   * The LLM endpoint when one is configured (environment first, then the config's {@code llm}
-   * section), else empty; used by {@code ask --agent} and the follow-up rewriter.
-   */
-  public java.util.Optional<LlmConfig> llm() {
-    return llmConfig(System.getenv());
-  }
-
-  private java.util.Optional<LlmConfig> llmConfig(Map<String, String> env) {
-    var fromEnv = LlmConfig.fromEnvironment(env);
-    if (fromEnv.isPresent()) {
-      return fromEnv;
-    }
-    var l = config.llm();
-    if (l.baseUrl() == null || l.baseUrl().isBlank()) {
-      return java.util.Optional.empty();
-    }
-    if (l.model() == null || l.model().isBlank()) {
-      throw new IllegalArgumentException("config llm.model is required when llm.baseUrl is set");
-    }
-    String key = env.getOrDefault("OPENBOOK_LLM_API_KEY", l.apiKey());
-    return java.util.Optional.of(new LlmConfig(l.baseUrl(), key, l.model(),
-        l.timeoutSeconds() == null ? 60 : l.timeoutSeconds()));
+  /** Chunks in the index. */
+  public long count() throws IOException {
+    return store.count();
   }
 
   @Override
@@ -276,6 +345,81 @@ public final class OpenBook implements Closeable {
       }
     } finally {
       store.close();
+    }
+  }
+
+  /** Builds an {@link OpenBook}; every setting but the index has a default. */
+  public static final class Builder {
+    private Path index;
+    private OpenBookConfig config = OpenBookConfig.defaults();
+    private Map<String, String> env = System.getenv();
+    private Embedder embedder;
+    private Generator generator;
+    private ConversationStore conversations;
+    private Mode mode = Mode.READ;
+
+    private Builder() {}
+
+    /**
+     * The index folder: the Lucene index itself, or with {@code store: solr} only local state
+     * (the embedding cache, conversations). Required.
+     */
+    public Builder index(Path index) {
+      this.index = Objects.requireNonNull(index, "index");
+      return this;
+    }
+
+    /** The configuration as read from YAML ({@code ConfigLoader}); default: all defaults. */
+    public Builder config(OpenBookConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** The environment the LLM and Solr password variables are read from; default the process's. */
+    public Builder environment(Map<String, String> env) {
+      this.env = Map.copyOf(env);
+      return this;
+    }
+
+    /** The embedder; default the in-process bge-small-zh-v1.5. It must match the index's. */
+    public Builder embedder(Embedder embedder) {
+      this.embedder = embedder;
+      return this;
+    }
+
+    /** The generator; default the configured LLM, else extractive answers. */
+    public Builder generator(Generator generator) {
+      this.generator = generator;
+      return this;
+    }
+
+    /** Where conversations are kept; default one JSON file each under the index folder. */
+    public Builder conversations(ConversationStore conversations) {
+      this.conversations = conversations;
+      return this;
+    }
+
+    /** Read (default), write or reset. */
+    public Builder mode(Mode mode) {
+      this.mode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /**
+     * Opens the knowledge base.
+     *
+     * @throws IllegalStateException    if no index folder was given
+     * @throws IllegalArgumentException naming the configuration key that is invalid
+     * @throws IndexMismatchException   if the index was built with another model, analyzer or
+     *     chunker (the message says how to rebuild)
+     * @throws IOException if the index is missing ({@link Mode#READ}), locked by another ingest,
+     *     or the SolrCloud collection cannot be reached
+     */
+    public OpenBook build() throws IOException {
+      if (index == null) {
+        throw new IllegalStateException("OpenBook.builder(): index(Path) is required");
+      }
+      return new OpenBook(this);
     }
   }
 }

@@ -2,9 +2,8 @@ package org.openbook.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Map;
 import org.openbook.analysis.TextAnalysis;
-import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexStore;
 import org.openbook.lucene.LuceneChunkStore;
@@ -21,50 +20,36 @@ import org.openbook.solr.SolrStoreConfig;
  *       folder then holds only local state (the embedding cache); the chunks live in Solr.</li>
  * </ul>
  */
-public final class StoreFactory {
-
-  /** Environment variable that overrides {@code store.password}. */
-  public static final String PASSWORD_ENV = "OPENBOOK_SOLR_PASSWORD";
-
-  /** What the caller will do with the store. */
-  public enum Mode {
-    /** Search an existing index; nothing is created. */
-    READ,
-    /** Ingest: the index is created if absent; Lucene's write lock is taken at once. */
-    WRITE,
-    /** Ingest from scratch: the index is emptied first ({@code --reset}). */
-    RESET
-  }
+final class StoreFactory {
 
   private StoreFactory() {}
 
   /**
    * Opens the configured store.
    *
-   * @param store    the {@code store} section
-   * @param index    the {@code --index} folder (Lucene's index; unused by Solr)
+   * @param store    the {@code store} settings
+   * @param index    the index folder (Lucene's index; unused by Solr)
    * @param expected model, dimension, analyzer and chunker of this run (counts ignored)
-   * @param env      the environment ({@value #PASSWORD_ENV})
-   * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
+   * @param mode     read, write (Lucene's write lock taken at once) or reset (emptied first)
    * @throws org.openbook.index.IndexMismatchException if the index was built with other settings
    * @throws IOException if the index is missing (READ), locked by another ingest, or Solr cannot
    *     be reached or refuses
    */
-  public static IndexStore open(OpenBookConfig.Store store, Path index, IndexManifest expected,
-      TextAnalysis analysis, Mode mode, Map<String, String> env) throws IOException {
+  static IndexStore open(Settings.Store store, Path index, IndexManifest expected,
+      TextAnalysis analysis, OpenBook.Mode mode) throws IOException {
     return store.isSolr()
-        ? openSolr(solrConfig(store, env), expected, analysis, mode)
+        ? openSolr(store.solr().orElseThrow(), expected, analysis, mode)
         : openLucene(index, expected, analysis, mode);
   }
 
   private static IndexStore openLucene(Path index, IndexManifest expected, TextAnalysis analysis,
-      Mode mode) throws IOException {
+      OpenBook.Mode mode) throws IOException {
     LuceneChunkStore s = switch (mode) {
       case READ -> LuceneChunkStore.openExisting(index, expected, analysis);
       case WRITE -> LuceneChunkStore.open(index, expected, analysis);
       case RESET -> LuceneChunkStore.create(index, expected, analysis);
     };
-    if (mode != Mode.READ) {
+    if (mode != OpenBook.Mode.READ) {
       try {
         s.lockForWriting(); // a second ingest fails here, before any work
       } catch (IOException | RuntimeException e) {
@@ -76,7 +61,7 @@ public final class StoreFactory {
   }
 
   private static IndexStore openSolr(SolrStoreConfig config, IndexManifest expected,
-      TextAnalysis analysis, Mode mode) throws IOException {
+      TextAnalysis analysis, OpenBook.Mode mode) throws IOException {
     try {
       return openSolrOrFail(config, expected, analysis, mode);
     } catch (IOException e) {
@@ -87,11 +72,11 @@ public final class StoreFactory {
   }
 
   private static IndexStore openSolrOrFail(SolrStoreConfig config, IndexManifest expected,
-      TextAnalysis analysis, Mode mode) throws IOException {
-    if (mode == Mode.READ) {
+      TextAnalysis analysis, OpenBook.Mode mode) throws IOException {
+    if (mode == OpenBook.Mode.READ) {
       return SolrChunkStore.openExisting(config, expected, analysis);
     }
-    if (mode == Mode.RESET) {
+    if (mode == OpenBook.Mode.RESET) {
       try (var client = config.newClient()) {
         SolrAdmin admin = new SolrAdmin(client);
         if (admin.exists(config.collection())) {
@@ -103,24 +88,5 @@ public final class StoreFactory {
       }
     }
     return SolrChunkStore.open(config, expected, analysis);
-  }
-
-  /**
-   * The SolrJ settings of a {@code store: solr} section: shards default to 2 and replicas to 1
-   * (used only when the collection is created); {@value #PASSWORD_ENV} overrides the password.
-   *
-   * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
-   */
-  public static SolrStoreConfig solrConfig(OpenBookConfig.Store store, Map<String, String> env) {
-    String password = env.getOrDefault(PASSWORD_ENV, store.password());
-    try {
-      return new SolrStoreConfig(store.solrUrls(), store.zkHosts(), store.zkChroot(),
-          store.collectionOr(), store.shards() == null ? 2 : store.shards(),
-          store.replicas() == null ? 1 : store.replicas(), store.user(), password);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("config " + e.getMessage()
-          .replace("solr store: ", "store: ")
-          .replace("(solrUrls)", "(store.solrUrls)").replace("(zkHosts)", "(store.zkHosts)"), e);
-    }
   }
 }

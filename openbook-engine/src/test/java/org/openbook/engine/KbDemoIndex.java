@@ -6,10 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.ingest.IngestListener;
+import org.openbook.testing.SharedData;
 
 /**
  * The kb-demo documents ingested once per test JVM with the real bge-small-zh embedder and the
@@ -24,11 +24,7 @@ public final class KbDemoIndex {
 
   /** {@code shared/fixtures/kb-demo/docs}, skipping the test when absent. */
   public static Path docs() {
-    String prop = System.getProperty("openbook.shared");
-    Path root = prop != null ? Path.of(prop) : Path.of("../../shared");
-    Path docs = root.resolve("fixtures/kb-demo/docs");
-    Assumptions.assumeTrue(Files.isDirectory(docs), "shared data absent: " + docs.toAbsolutePath());
-    return docs;
+    return SharedData.require("fixtures/kb-demo/docs");
   }
 
   /** The index folder, built on first use. Open it read-only ({@link OpenBook#forSearch}). */
@@ -37,8 +33,8 @@ public final class KbDemoIndex {
     if (index == null) {
       Path dir = Files.createTempDirectory("kb-demo-index");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
-      try (OpenBook engine = OpenBook.open(dir.resolve("index"), OpenBookConfig.defaults(),
-          new BgeSmallZhEmbedder(), true, true)) {
+      try (OpenBook engine = OpenBook.builder().index(dir.resolve("index")).config(OpenBookConfig.defaults())
+          .embedder(new BgeSmallZhEmbedder()).mode(OpenBook.Mode.RESET).build()) {
         engine.ingest(docs, IngestListener.NONE);
       }
       index = dir.resolve("index");

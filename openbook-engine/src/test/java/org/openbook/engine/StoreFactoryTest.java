@@ -32,9 +32,10 @@ class StoreFactoryTest {
       throws IOException {
     OpenBookConfig config = OpenBookConfig.defaults();
     assertThat(config.store().isSolr()).isFalse();
-    try (OpenBook e = OpenBook.open(tmp.resolve("index"), config, new HashEmbedder(), true, true)) {
+    try (OpenBook e = OpenBook.builder().index(tmp.resolve("index")).config(config)
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.RESET).build()) {
       assertThat(e.store()).isInstanceOf(LuceneChunkStore.class);
-      assertThat(e.luceneStore().path()).isEqualTo(tmp.resolve("index"));
+      assertThat(((LuceneChunkStore) e.store()).path()).isEqualTo(tmp.resolve("index"));
     }
   }
 
@@ -48,12 +49,12 @@ class StoreFactoryTest {
           user: openbook
           password: from-file
         """);
-    SolrStoreConfig solr = StoreFactory.solrConfig(config.store(),
-        Map.of(StoreFactory.PASSWORD_ENV, "from-env"));
+    SolrStoreConfig solr = config.resolve(Map.of(OpenBookConfig.Store.PASSWORD_ENV, "from-env"))
+        .store().solr().orElseThrow();
     assertThat(solr).isEqualTo(new SolrStoreConfig(
         List.of("http://solr1:8983/solr", "http://solr2:8983/solr"), List.of(), null, "openbook",
         2, 1, "openbook", "from-env"));
-    assertThat(StoreFactory.solrConfig(config.store(), Map.of()).password())
+    assertThat(config.resolve(Map.of()).store().solr().orElseThrow().password())
         .isEqualTo("from-file");
     assertThat(config.store().toString()).doesNotContain("from-file");
   }
@@ -62,7 +63,7 @@ class StoreFactoryTest {
   void should_name_the_store_keys_when_neither_solr_urls_nor_zookeeper_hosts_are_given()
       throws IOException {
     OpenBookConfig config = yaml("store: {type: solr, collection: kb}\n");
-    assertThatThrownBy(() -> StoreFactory.solrConfig(config.store(), Map.of()))
+    assertThatThrownBy(() -> config.resolve(Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("config store: give either Solr URLs (store.solrUrls) or ZooKeeper hosts"
             + " (store.zkHosts), not neither");
@@ -82,8 +83,8 @@ class StoreFactoryTest {
     OpenBookConfig config = yaml("""
         store: {type: solr, solrUrls: ["http://127.0.0.1:9/solr"], collection: kb}
         """);
-    assertThatThrownBy(() -> OpenBook.open(tmp.resolve("state"), config, new HashEmbedder(),
-        false, false))
+    assertThatThrownBy(() -> OpenBook.builder().index(tmp.resolve("state")).config(config)
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.READ).build())
         .isInstanceOf(IOException.class)
         .hasMessageStartingWith("store: cannot open Solr collection 'kb'")
         .hasMessageContaining("http://127.0.0.1:9/solr");

@@ -20,19 +20,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.openbook.answer.AgentStep;
 import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerDiagnostics;
 import org.openbook.answer.AnswerLanguage;
-import org.openbook.answer.AnswerService;
 import org.openbook.answer.AnswerStatus;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.ReplyChecker;
 import org.openbook.answer.Source;
 import org.openbook.answer.SupportChecker;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
 import org.openbook.retrieve.Retriever;
+import org.openbook.retrieve.SearchResult;
 
 /**
  * Agentic asking ({@code ask --agent}): the chat model gets one tool,
@@ -63,7 +64,7 @@ import org.openbook.retrieve.Retriever;
  * The rounds use the non-streaming {@link ChatModel}; the final text is passed to the listener
  * once. Endpoint errors and timeouts end as {@code FAILED} with the endpoint named.
  */
-public final class AgenticAnswerer {
+public final class AgenticAnswerer implements Answerer {
 
   /** Name of the search tool. */
   public static final String TOOL_NAME = "search_knowledge_base";
@@ -163,16 +164,19 @@ public final class AgenticAnswerer {
    * @param query    the question, the caller's principal (every search uses it) and top-k
    * @param listener receives all passages the model saw (once, at the end) and then the answer
    *                 text (once)
-   * @return the answer and the search trace; never throws for endpoint or retrieval failures
+   * @return the answer, its searches in {@link AnswerDiagnostics#agentTrace()}; never throws for
+   *     endpoint or retrieval failures
    */
-  public AgentAnswer ask(Query query, AnswerService.Listener listener) {
+  @Override
+  public Answer ask(Query query, Answerer.Listener listener) {
     Run run = new Run(query);
-    AgentAnswer result = run.execute();
-    listener.onSources(result.answer().sources());
-    if (!result.answer().text().isEmpty()) {
-      listener.onText(run.shownText == null ? result.answer().text() : run.shownText);
+    Answer answer = run.execute();
+    answer = answer.withDiagnostics(answer.diagnostics().withAgentTrace(run.trace));
+    listener.onSources(answer.sources());
+    if (!answer.text().isEmpty()) {
+      listener.onText(run.shownText == null ? answer.text() : run.shownText);
     }
-    return result;
+    return answer;
   }
 
   /** The state of one question: messages, passages seen, trace, counters. */
@@ -192,7 +196,7 @@ public final class AgenticAnswerer {
       this.zh = AnswerLanguage.of(query.text()) == AnswerLanguage.ZH;
     }
 
-    AgentAnswer execute() {
+    Answer execute() {
       String system = (zh ? SYSTEM_ZH : SYSTEM_EN)
           .replace("{max}", Integer.toString(budget.maxSearches()))
           .replace("{refusal}", refusal.sentenceFor(query.text()));
@@ -249,7 +253,7 @@ public final class AgenticAnswerer {
         trace.add(new AgentStep(step, "", List.of(), List.of(), Double.NaN, "invalid arguments"));
         return "error: arguments must be {\"query\": \"<non-empty text>\"}";
       }
-      Retrieval retrieval;
+      SearchResult retrieval;
       long t0 = System.nanoTime();
       try {
         // The caller's principal, top-k and fetch-k: the model chooses only the words.
@@ -285,7 +289,7 @@ public final class AgenticAnswerer {
       return out.toString().strip();
     }
 
-    private AgentAnswer answer(String reply) {
+    private Answer answer(String reply) {
       if (reply == null || reply.isBlank()) {
         return finish(AnswerStatus.FAILED, "", id + " returned an empty answer");
       }
@@ -295,10 +299,10 @@ public final class AgenticAnswerer {
             "the model answered without any passage from the knowledge base; answer discarded");
       }
       shownText = reply;
-      return new AgentAnswer(checker.check(reply, sources, diagnostics("")), trace);
+      return checker.check(reply, sources, diagnostics(""));
     }
 
-    private AgentAnswer stop(String why) {
+    private Answer stop(String why) {
       if (seen.isEmpty()) {
         return finish(AnswerStatus.REFUSED_NO_EVIDENCE, refusal.sentenceFor(query.text()),
             "agent stopped: " + why + " without finding a passage");
@@ -306,14 +310,13 @@ public final class AgenticAnswerer {
       return finish(AnswerStatus.FAILED, "", "agent stopped: " + why + " before the model answered");
     }
 
-    private AgentAnswer finish(AnswerStatus status, String text, String reason) {
-      return new AgentAnswer(new Answer(status, text, List.of(), List.copyOf(seen.values()),
-          diagnostics(reason)), trace);
+    private Answer finish(AnswerStatus status, String text, String reason) {
+      return new Answer(status, text, List.of(), List.copyOf(seen.values()), diagnostics(reason));
     }
 
     private AnswerDiagnostics diagnostics(String reason) {
       return new AnswerDiagnostics(id, best, threshold, List.of(), List.of(), List.of(),
-          retrievalNanos / 1_000_000, generationNanos / 1_000_000, reason, "");
+          retrievalNanos / 1_000_000, generationNanos / 1_000_000, reason, "", List.of());
     }
   }
 

@@ -15,7 +15,7 @@
  * caller's principal, searches within a {@link org.openbook.llm.AgenticAnswerer.Budget}, and its
  * answer cites the passages it saw (numbered globally, checked by
  * {@link org.openbook.answer.ReplyChecker}); the searches are returned as
- * {@link org.openbook.llm.AgentStep}s. Both use the non-streaming client without retries, so an
+ * {@link org.openbook.answer.AgentStep}s. Both use the non-streaming client without retries, so an
  * endpoint error or timeout is reported at once.
  */
 package org.openbook.llm;

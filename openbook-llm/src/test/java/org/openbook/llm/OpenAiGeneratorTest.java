@@ -99,28 +99,23 @@ class OpenAiGeneratorTest {
   @Test
   void should_fail_with_the_status_and_base_url_but_not_the_key_on_http_500() {
     server.then(MockOpenAiServer.error(500, "upstream overloaded"));
-    long start = System.nanoTime();
 
     assertThatThrownBy(() -> generator(10).generate("证书过期怎么办", SOURCES, s -> {}))
         .isInstanceOf(GenerationException.class)
         .hasMessageContaining(baseUrl())
         .hasMessageContaining("HTTP 500")
         .hasMessageNotContaining(KEY);
-    assertThat((System.nanoTime() - start) / 1_000_000_000.0).isLessThan(5.0);
   }
 
   @Test
   void should_time_out_when_the_server_never_answers() {
     server.then(server.hang());
-    long start = System.nanoTime();
 
     assertThatThrownBy(() -> generator(2).generate("证书过期怎么办", SOURCES, s -> {}))
         .isInstanceOf(GenerationException.class)
         .hasMessageContaining(baseUrl())
         .hasMessageContaining("timeout")
         .hasMessageNotContaining(KEY);
-    double seconds = (System.nanoTime() - start) / 1_000_000_000.0;
-    assertThat(seconds).isBetween(1.5, 6.0);
   }
 
   @Test

@@ -2,27 +2,15 @@ package org.openbook.app.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.openbook.answer.AgentStep;
 import org.openbook.answer.Answer;
-import org.openbook.answer.AnswerService;
 import org.openbook.answer.AnswerStatus;
-import org.openbook.answer.RefusalPolicy;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.Source;
-import org.openbook.engine.OpenBook;
 import org.openbook.app.JsonOutput;
-import org.openbook.engine.config.OpenBookConfig;
-import org.openbook.conversation.ConversationService;
-import org.openbook.conversation.JsonFileConversationStore;
-import org.openbook.conversation.KeyTermCarryOver;
-import org.openbook.conversation.QuestionRewriter;
-import org.openbook.llm.AgentAnswer;
-import org.openbook.llm.AgentStep;
-import org.openbook.llm.AgenticAnswerer;
-import org.openbook.llm.LlmConfig;
-import org.openbook.llm.LlmQuestionRewriter;
+import org.openbook.engine.OpenBook;
 import org.openbook.retrieve.Query;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -64,43 +52,31 @@ public final class AskCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    OpenBookConfig config = common.loadConfig();
-    try (OpenBook engine = OpenBook.forSearch(common.index, config)) {
-      Query query = engine.query(question, config.principal(retrieval.principal), retrieval.topK);
-      Optional<LlmConfig> llm = engine.llm();
-      AtomicReference<List<AgentStep>> trace = new AtomicReference<>();
-      ConversationService.Asker asker;
+    try (OpenBook engine = common.open(OpenBook.Mode.READ)) {
+      Query query = engine.query(question, engine.principal(retrieval.principal),
+          retrieval.topK);
+      Answerer asker;
       if (agent) {
-        LlmConfig endpoint = llm.orElseThrow(() -> new ParameterException(spec.commandLine(),
-            "--agent needs an LLM endpoint: set " + LlmConfig.ENV_BASE_URL + " and "
-                + LlmConfig.ENV_MODEL + " (or llm.baseUrl and llm.model in the config)"));
-        AgenticAnswerer answerer = new AgenticAnswerer(endpoint, engine.retriever(),
-            engine.gateThreshold(), RefusalPolicy.DEFAULT, AgenticAnswerer.Budget.DEFAULT);
-        asker = (q, listener) -> {
-          AgentAnswer result = answerer.ask(q, listener);
-          trace.set(result.trace());
-          return result.answer();
-        };
+        try {
+          asker = engine.agent();
+        } catch (IllegalStateException e) {
+          throw new ParameterException(spec.commandLine(), "--agent: " + e.getMessage());
+        }
       } else {
-        asker = engine.answerService(engine.defaultGenerator())::ask;
+        asker = engine.answerer();
       }
-      AnswerService.Listener listener =
-          common.json ? new AnswerService.Listener() { } : new SourcesThenText(out);
+      Answerer.Listener listener =
+          common.json ? new Answerer.Listener() { } : new SourcesThenText(out);
       Answer answer;
       if (conversation != null) {
-        QuestionRewriter rewriter = llm.<QuestionRewriter>map(LlmQuestionRewriter::new)
-            .orElseGet(KeyTermCarryOver::new);
-        ConversationService conversations = new ConversationService(asker, rewriter,
-            new JsonFileConversationStore(common.index.resolve(CONVERSATIONS_FOLDER)));
-        answer = conversations.ask(conversation, query, listener);
+        answer = engine.conversations(asker).ask(conversation, query, listener);
       } else {
         answer = asker.ask(query, listener);
       }
       if (common.json) {
-        out.println(trace.get() == null
-            ? JsonOutput.ask(query, answer) : JsonOutput.ask(query, answer, trace.get()));
+        out.println(JsonOutput.ask(query, answer));
       } else {
-        printTail(out, answer, trace.get());
+        printTail(out, answer, agent ? answer.diagnostics().agentTrace() : null);
       }
       return answer.status() == AnswerStatus.FAILED ? OpenBookCommand.EXIT_FAILED : 0;
     }
@@ -166,7 +142,7 @@ public final class AskCommand implements Callable<Integer> {
    * text. Sources are printed from the answer service's callback so the list shown is the one
    * the generator received.
    */
-  private static final class SourcesThenText implements AnswerService.Listener {
+  private static final class SourcesThenText implements Answerer.Listener {
     private final PrintWriter out;
 
     SourcesThenText(PrintWriter out) {

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.openbook.engine.OpenBook;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.eval.EvalCase;
 import org.openbook.eval.EvalCases;
 import org.openbook.eval.GateCalibration;
@@ -76,27 +76,28 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     OpenBookConfig config = common.loadConfig();
     Embedder embedder = new BgeSmallZhEmbedder();
-    try (OpenBook engine = OpenBook.open(common.index, config, embedder, false, false)) {
+    try (OpenBook engine = OpenBook.builder().index(common.index).config(config).embedder(embedder)
+        .mode(OpenBook.Mode.READ).build()) {
       Retriever dense = new HybridRetriever(embedder, engine.store(), engine.store(),
           RrfFusion.DEFAULT, HybridRetriever.Mode.DENSE);
       GateCalibration g = new GateCalibration(
-          bestCosines(dense, answerable, config), bestCosines(dense, unanswerable, config));
+          bestCosines(dense, answerable, engine), bestCosines(dense, unanswerable, engine));
       out.printf("index %s (%d chunks, %s); current gate-1 threshold %.3f%n%n", common.index,
-          engine.count(), embedder.modelId(), engine.gateThreshold());
+          engine.count(), embedder.modelId(), engine.settings().gate().threshold());
       out.print(g.render());
       out.flush();
       return 0;
     }
   }
 
-  private static double[] bestCosines(Retriever dense, List<EvalCase> cases,
-      OpenBookConfig config) throws IOException {
+  private static double[] bestCosines(Retriever dense, List<EvalCase> cases, OpenBook engine)
+      throws IOException {
     double[] best = new double[cases.size()];
     for (int i = 0; i < cases.size(); i++) {
       EvalCase c = cases.get(i);
       Query q;
       try {
-        q = new Query(c.question(), config.principal(c.principal()), 1, 10);
+        q = new Query(c.question(), engine.principal(c.principal()), 1, 10);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("question " + c.id() + ": " + e.getMessage(), e);
       }

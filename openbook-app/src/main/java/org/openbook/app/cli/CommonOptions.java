@@ -1,6 +1,8 @@
 package org.openbook.app.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
 import picocli.CommandLine.Option;
@@ -21,5 +23,10 @@ public final class CommonOptions {
 
   OpenBookConfig loadConfig() {
     return ConfigLoader.load(config, System.getenv());
+  }
+
+  /** The knowledge base at {@code --index} with the configuration of {@code --config}. */
+  OpenBook open(OpenBook.Mode mode) throws IOException {
+    return OpenBook.builder().index(index).config(loadConfig()).mode(mode).build();
   }
 }

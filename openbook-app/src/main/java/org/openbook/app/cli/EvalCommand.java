@@ -10,19 +10,20 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.openbook.engine.OpenBook;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.eval.CaseEvaluator;
 import org.openbook.eval.ConfigResult;
 import org.openbook.eval.EvalCase;
 import org.openbook.eval.EvalCases;
 import org.openbook.eval.EvalReport;
-import org.openbook.eval.RetrievalConfig;
+import org.openbook.eval.ExpectedScores;
+import java.io.IOException;
+import org.openbook.eval.RetrieverVariant;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
-import org.openbook.retrieve.Query;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,7 +58,7 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Corpus folder; ingested into the index when the index is empty or absent.")
   Path docs;
 
-  @Option(names = "--configs", paramLabel = "LIST", defaultValue = RetrievalConfig.DEFAULT_SPEC,
+  @Option(names = "--configs", paramLabel = "LIST", defaultValue = RetrieverVariant.DEFAULT_SPEC,
       description = "Configurations: dense, bm25, hybrid (the configured fusion, as ask uses), "
           + "rrf, rrf:k=K:d=WD:s=WS, minmax, minmax:d=WD (default: ${DEFAULT-VALUE}).")
   String configs;
@@ -77,6 +78,11 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Fail (exit 5) when the gate configuration's refusal accuracy is below X.")
   Double minRefusalAccuracy;
 
+  @Option(names = "--expect", paramLabel = "FILE",
+      description = "Expected-score file (YAML: expect: [{config, metric, expected, tolerance}]);"
+          + " fail (exit 5) when a measured figure is below expected - tolerance.")
+  Path expect;
+
   @Option(names = "--no-progress", description = "Do not draw a progress bar.")
   boolean noProgress;
 
@@ -88,18 +94,19 @@ public final class EvalCommand implements Callable<Integer> {
     List<EvalCase> labelled = EvalCases.read(cases);
     OpenBookConfig config = common.loadConfig();
     Embedder embedder = new BgeSmallZhEmbedder();
-    try (OpenBook engine = OpenBook.open(common.index, config, embedder, true, false)) {
+    try (OpenBook engine = OpenBook.builder().index(common.index).config(config).embedder(embedder)
+        .mode(OpenBook.Mode.WRITE).build()) {
       if (engine.count() == 0) {
         ingest(engine, stdout);
       }
-      var r = config.retrieval();
-      List<RetrievalConfig> variants = RetrievalConfig.parse(configs, embedder, engine.store(),
-          engine.store(), engine.fusion());
-      CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
-          r.topKOr(OpenBook.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
+      List<RetrieverVariant> variants = RetrieverVariant.parse(configs, embedder, engine.store(),
+          engine.store(), engine.settings().retrieval().fusion());
+      var settings = engine.settings();
+      CaseEvaluator evaluator = new CaseEvaluator(engine::principal, settings.gate().threshold(),
+          settings.retrieval().topK(), settings.retrieval().fetchK());
       List<ConfigResult> results = new ArrayList<>();
       try (ProgressBar bar = progress(variants.size() * labelled.size())) {
-        for (RetrievalConfig v : variants) {
+        for (RetrieverVariant v : variants) {
           results.add(evaluator.run(v, labelled, bar == null ? () -> { } : bar::step));
         }
       }
@@ -108,7 +115,7 @@ public final class EvalCommand implements Callable<Integer> {
           "index: " + common.index + " (" + engine.count() + " chunks, "
               + embedder.modelId() + ")",
           String.format(Locale.ROOT, "gate-1 threshold %.3f; refusal = AnswerService status "
-              + "REFUSED_* with the extractive generator", engine.gateThreshold())), results);
+              + "REFUSED_* with the extractive generator", engine.settings().gate().threshold())), results);
       if (out != null) {
         report.write(out, "eval");
       }
@@ -122,32 +129,43 @@ public final class EvalCommand implements Callable<Integer> {
     }
   }
 
-  private int checkFloors(List<ConfigResult> results, PrintWriter stdout) {
-    if (minRecall5 == null && minRefusalAccuracy == null) {
+  private int checkFloors(List<ConfigResult> results, PrintWriter stdout) throws IOException {
+    List<String> failures = new ArrayList<>();
+    if (expect != null) {
+      failures.addAll(ExpectedScores.read(expect).failures(results));
+    }
+    if (minRecall5 != null || minRefusalAccuracy != null) {
+      failures.addAll(minimumFailures(results));
+    }
+    if (expect == null && minRecall5 == null && minRefusalAccuracy == null) {
       return 0;
     }
+    if (failures.isEmpty()) {
+      stdout.println("quality floors met");
+      return 0;
+    }
+    spec.commandLine().getErr().println("quality floor failed: " + String.join("; ", failures));
+    return EXIT_BELOW_FLOOR;
+  }
+
+  private List<String> minimumFailures(List<ConfigResult> results) {
     ConfigResult gated = results.stream().filter(c -> c.name().equals(gateConfig)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException(
             "--gate-config '" + gateConfig + "' is not among --configs " + configs));
     List<String> failures = new ArrayList<>();
     double recall5 = gated.overall().recall5();
     if (minRecall5 != null && !(recall5 >= minRecall5)) {
-      failures.add(String.format(Locale.ROOT, "Recall@5 %.3f < floor %.3f", recall5, minRecall5));
+      failures.add(String.format(Locale.ROOT, "%s Recall@5 %.3f < floor %.3f", gateConfig,
+          recall5, minRecall5));
     }
     if (minRefusalAccuracy != null) {
       double acc = gated.refusal() == null ? Double.NaN : gated.refusal().accuracy();
       if (!(acc >= minRefusalAccuracy)) {
-        failures.add(String.format(Locale.ROOT, "refusal accuracy %.3f < floor %.3f", acc,
-            minRefusalAccuracy));
+        failures.add(String.format(Locale.ROOT, "%s refusal accuracy %.3f < floor %.3f",
+            gateConfig, acc, minRefusalAccuracy));
       }
     }
-    if (failures.isEmpty()) {
-      stdout.println("quality floors met for " + gateConfig);
-      return 0;
-    }
-    spec.commandLine().getErr().println("quality floor failed for " + gateConfig + ": "
-        + String.join("; ", failures));
-    return EXIT_BELOW_FLOOR;
+    return failures;
   }
 
   private void ingest(OpenBook engine, PrintWriter stdout) throws java.io.IOException {

@@ -7,16 +7,16 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.openbook.engine.OpenBook;
 import org.openbook.app.JsonOutput;
+import org.openbook.engine.OpenBook;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code openbook ingest <dir> --index PATH [--reset]}. */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
@@ -42,7 +42,7 @@ public final class IngestCommand implements Callable<Integer> {
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("not a folder: " + dir);
     }
-    try (OpenBook engine = OpenBook.forIngest(common.index, common.loadConfig(), reset);
+    try (OpenBook engine = common.open(reset ? OpenBook.Mode.RESET : OpenBook.Mode.WRITE);
          // a bar only for a person at a terminal, not in logs or pipes
          Progress progress = new Progress(!noProgress && !common.json && System.console() != null)) {
       IngestReport report = engine.ingest(dir, progress);

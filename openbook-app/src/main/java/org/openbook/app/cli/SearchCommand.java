@@ -2,12 +2,11 @@ package org.openbook.app.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import org.openbook.engine.OpenBook;
 import org.openbook.app.JsonOutput;
-import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
+import org.openbook.retrieve.SearchResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,11 +26,10 @@ public final class SearchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    OpenBookConfig config = common.loadConfig();
-    try (OpenBook engine = OpenBook.forSearch(common.index, config)) {
-      Query query = engine.query(question, config.principal(retrieval.principal), retrieval.topK);
+    try (OpenBook engine = common.open(OpenBook.Mode.READ)) {
+      Query query = engine.query(question, engine.principal(retrieval.principal), retrieval.topK);
       long t0 = System.nanoTime();
-      Retrieval r = engine.retriever().retrieve(query);
+      SearchResult r = engine.retriever().retrieve(query);
       long millis = (System.nanoTime() - t0) / 1_000_000;
       if (common.json) {
         out.println(JsonOutput.search(query, r, millis));

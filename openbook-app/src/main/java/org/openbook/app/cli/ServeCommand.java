@@ -5,17 +5,14 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.openbook.app.server.ApiServer;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
-import org.openbook.app.server.ApiServer;
-import org.openbook.conversation.KeyTermCarryOver;
-import org.openbook.conversation.QuestionRewriter;
-import org.openbook.llm.LlmQuestionRewriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code openbook serve --index PATH [--port 8080] [--host 127.0.0.1] [--docs DIR]
@@ -57,8 +54,7 @@ public final class ServeCommand implements Callable<Integer> {
           + ": no index there; build one with 'openbook ingest' first");
     }
     Path docsDir = docs != null ? docs
-        : cfg.server().docsDir() != null ? Path.of(cfg.server().docsDir())
-        : defaultDocsDir(index);
+        : cfg.resolve(System.getenv()).server().docsDir().orElseGet(() -> defaultDocsDir(index));
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch closed = new CountDownLatch(1);
     // On SIGTERM/Ctrl-C: let the main thread stop the server and close the index, and wait for
@@ -71,10 +67,9 @@ public final class ServeCommand implements Callable<Integer> {
         Thread.currentThread().interrupt();
       }
     }, "openbook-serve-shutdown"));
-    try (OpenBook engine = OpenBook.forIngest(index, cfg, false);
-        ApiServer server = new ApiServer(engine, cfg, docsDir, engine.defaultGenerator(),
-            engine.llm().<QuestionRewriter>map(LlmQuestionRewriter::new)
-                .orElseGet(KeyTermCarryOver::new))) {
+    try (OpenBook engine = OpenBook.builder().index(index).config(cfg).mode(OpenBook.Mode.WRITE)
+            .build();
+        ApiServer server = new ApiServer(engine, docsDir)) {
       server.start(host, port);
       spec.commandLine().getOut().printf("openbook serving %s on http://%s:%d/ (docs: %s)%n",
           index, host, server.port(), server.docsDir());

@@ -10,15 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.openbook.engine.StoreFactory;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.solr.SolrAdmin;
 import org.openbook.solr.SolrStoreConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code openbook solr init|local}: set up a SolrCloud collection, or start a local trial cluster. */
 @Command(name = "solr", mixinStandardHelpOptions = true,
@@ -73,7 +72,7 @@ public final class SolrCommand implements Runnable {
     int dimension;
 
     @Option(names = "--user", paramLabel = "USER",
-        description = "Basic-auth user (password from $" + StoreFactory.PASSWORD_ENV + ").")
+        description = "Basic-auth user (password from $" + OpenBookConfig.Store.PASSWORD_ENV + ").")
     String user;
 
     @Option(names = "--config", paramLabel = "FILE",
@@ -96,7 +95,7 @@ public final class SolrCommand implements Runnable {
           collection != null ? collection : s.collection(),
           shards != null ? shards : s.shards(), replicas != null ? replicas : s.replicas(),
           user != null ? user : s.user(), s.password());
-      SolrStoreConfig solr = StoreFactory.solrConfig(merged, System.getenv());
+      SolrStoreConfig solr = merged.resolve(System.getenv()).solr().orElseThrow();
       try (var client = solr.newClient()) {
         SolrAdmin.InitOutcome outcome = new SolrAdmin(client).init(
             solr.collection(), solr.shards(), solr.replicas(), dimension);

@@ -20,7 +20,7 @@ public final class ApiRequests {
   static final Set<String> ACCESS_FIELDS =
       Set.of("principal", "dept", "depts", "department", "departments", "user", "role");
 
-  private static final Set<String> ASK_FIELDS = Set.of("question", "conversationId", "k");
+  private static final Set<String> ASK_FIELDS = Set.of("question", "conversationId", "k", "agent");
   private static final Set<String> SEARCH_FIELDS = Set.of("question", "k");
 
   private final long maxBodyBytes;
@@ -52,8 +52,10 @@ public final class ApiRequests {
    * @param question       the question, not blank
    * @param conversationId an existing conversation, or {@code null} to start one
    * @param k              sources to retrieve in [1, maxK], or {@code null} for the configured default
+   * @param agent          answer with the tool-calling agent (the LLM searches the index itself,
+   *                       as the caller's principal) instead of retrieving once
    */
-  public record Ask(String question, String conversationId, Integer k) {}
+  public record Ask(String question, String conversationId, Integer k, boolean agent) {}
 
   /**
    * A search request.
@@ -74,7 +76,11 @@ public final class ApiRequests {
       }
       conversationId = conv.asText();
     }
-    return new Ask(question(root), conversationId, k(root));
+    JsonNode agent = root.get("agent");
+    if (agent != null && !agent.isNull() && !agent.isBoolean()) {
+      throw ApiException.badRequest("agent", "'agent' must be true or false");
+    }
+    return new Ask(question(root), conversationId, k(root), agent != null && agent.asBoolean());
   }
 
   /** Parses a search body. */

@@ -23,19 +23,15 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.openbook.answer.Answer;
-import org.openbook.answer.AnswerService;
-import org.openbook.answer.Generator;
+import org.openbook.answer.Answerer;
 import org.openbook.answer.Source;
 import org.openbook.app.JsonOutput;
 import org.openbook.chunk.Chunk;
 import org.openbook.conversation.ConversationService;
-import org.openbook.conversation.KeyTermCarryOver;
-import org.openbook.conversation.QuestionRewriter;
 import org.openbook.conversation.Turn;
-import org.openbook.document.DocumentReader;
 import org.openbook.embed.InputTooLongException;
 import org.openbook.engine.OpenBook;
-import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.engine.corpus.AccessDeniedException;
 import org.openbook.engine.corpus.Corpus;
 import org.openbook.engine.corpus.CorpusConflictException;
@@ -45,8 +41,8 @@ import org.openbook.engine.corpus.NotFoundException;
 import org.openbook.ingest.IngestReport;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
-import org.openbook.retrieve.Retrieval;
 import org.openbook.retrieve.Retriever;
+import org.openbook.retrieve.SearchResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +79,6 @@ public final class ApiServer implements AutoCloseable {
       "/v1/me", "/v1/conversations", "/v1/feedback", "/healthz", "/metrics", "/");
 
   private final OpenBook engine;
-  private final Generator generator;
   private final Retriever retriever;
   private final Authenticator auth;
   private final Set<String> writers;
@@ -92,6 +87,8 @@ public final class ApiServer implements AutoCloseable {
   private final ConversationLibrary conversations;
   private final FeedbackStore feedback;
   private final ConversationService conversationService;
+  /** Conversations answered by the tool-calling agent; empty without an LLM endpoint. */
+  private final Optional<ConversationService> agentConversations;
   private final ServerMetrics metrics = new ServerMetrics();
   private final AuditLog audit;
   private final UploadJobs jobs = new UploadJobs(Clock.systemUTC());
@@ -105,60 +102,45 @@ public final class ApiServer implements AutoCloseable {
   private final Javalin app;
 
   /**
-   * A server over {@code engine} (opened for writing so uploads work); not yet listening.
-   * Conversations and feedback go to {@code server.dataDir}, else {@code <docsDir>-data}.
+   * A server over {@code engine} (opened for writing so uploads work; its generator and
+   * rewriter answer); not yet listening. Conversations and feedback go to
+   * {@code server.dataDir}, else {@code <docsDir>-data}. At start the docs folder is reconciled
+   * with the index ({@link Corpus#reconcile()}).
    *
-   * @param docsDir   the corpus folder uploads go to
-   * @param generator writes answers (the extractive one in tests)
-   * @throws IllegalArgumentException for a bad {@code server} config section
+   * @param docsDir the corpus folder uploads go to
+   * @throws IOException when the data folder cannot be read or created
    */
-  public ApiServer(OpenBook engine, OpenBookConfig config, Path docsDir, Generator generator)
-      throws IOException {
-    this(engine, config, docsDir, generator, new KeyTermCarryOver());
-  }
-
-  /**
-   * As {@link #ApiServer(OpenBook, OpenBookConfig, Path, Generator)} with the rewriter that turns a
-   * follow-up into a standalone question (an LLM's when one is configured). At start the docs
-   * folder is reconciled with the index ({@link Corpus#reconcile()}).
-   */
-  public ApiServer(OpenBook engine, OpenBookConfig config, Path docsDir, Generator generator,
-      QuestionRewriter rewriter) throws IOException {
+  public ApiServer(OpenBook engine, Path docsDir) throws IOException {
     this.engine = engine;
-    this.generator = generator;
     this.retriever = engine.retriever();
-    var s = config.server();
-    if (s.maxKOr() < 1) {
-      throw new IllegalArgumentException("server.maxK must be >= 1, got " + s.maxKOr());
-    }
+    Settings settings = engine.settings();
+    var s = settings.server();
     Path docs = docsDir.toAbsolutePath().normalize();
-    Path dataDir = s.dataDir() != null ? Path.of(s.dataDir())
-        : docs.resolveSibling(docs.getFileName() + "-data");
+    Path dataDir = s.dataDir().orElse(docs.resolveSibling(docs.getFileName() + "-data"));
     this.conversations = new ConversationLibrary(dataDir.resolve("conversations"),
         Clock.systemUTC());
     this.feedback = new FeedbackStore(dataDir.resolve("feedback"));
-    AnswerService answers = engine.answerService(generator);
     // Follow-ups are rewritten before retrieval, so the history steers what is retrieved.
-    this.conversationService = new ConversationService(answers::ask, rewriter, conversations);
-    this.auth = new Authenticator(config);
+    this.conversationService = engine.conversations(engine.answerer(), conversations);
+    this.agentConversations = settings.llm().isPresent()
+        ? Optional.of(engine.conversations(engine.agent(), conversations)) : Optional.empty();
+    this.auth = new Authenticator(settings);
     this.writers = Set.copyOf(s.writers());
-    this.requests = new ApiRequests(s.maxBodyBytesOr(), s.maxKOr(), MAX_QUESTION_CHARS);
-    this.maxUploadBytes = s.maxUploadBytesOr();
-    long maxFile = config.ingest().maxFileBytes() == null
-        ? DocumentReader.DEFAULT_MAX_BYTES : config.ingest().maxFileBytes();
+    this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
+    this.maxUploadBytes = s.maxUploadBytes();
+    long maxFile = settings.ingest().maxFileBytes();
     this.corpus = new Corpus(engine, docs, maxFile);
     Corpus.Reconciled r = corpus.reconcile();
     if (!r.rolledBack().isEmpty()) {
       LOG.warn("start-up: rolled back the interrupted upload of {}", r.rolledBack());
     }
-    this.audit = new AuditLog(s.auditLog() == null ? null : Path.of(s.auditLog()),
-        Clock.systemUTC());
+    this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
     this.metrics.chunks(corpus.count());
     this.app = Javalin.create(c -> {
       c.showJavalinBanner = false;
       // SSE must reach the client event by event; compression would buffer it.
       c.http.disableCompression();
-      c.http.maxRequestSize = Math.max(s.maxBodyBytesOr(), maxUploadBytes);
+      c.http.maxRequestSize = Math.max(s.maxBodyBytes(), maxUploadBytes);
       c.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
       c.jetty.multipartConfig.maxFileSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
       c.staticFiles.add(sf -> {
@@ -316,6 +298,9 @@ public final class ApiServer implements AutoCloseable {
     Principal who = principal(ctx);
     ApiRequests.Ask req = requests.ask(ctx.bodyInputStream(), ctx.contentLength());
     Query query = engine.query(req.question(), who, req.k());
+    ConversationService answering = !req.agent() ? conversationService
+        : agentConversations.orElseThrow(() -> ApiException.badRequest("agent",
+            "agent mode needs an LLM endpoint, and none is configured on this server"));
     String conversationId = req.conversationId() == null
         ? conversations.start(who.name())
         : conversations.require(req.conversationId(), who.name(), "conversationId").id();
@@ -325,7 +310,7 @@ public final class ApiServer implements AutoCloseable {
     boolean stream = accept != null && accept.contains("text/event-stream");
     if (!stream) {
       Audited listener = new Audited(query, who, null);
-      Answer a = conversationService.ask(conversationId, query, listener);
+      Answer a = answering.ask(conversationId, query, listener);
       finish(a, query, who, listener);
       ctx.contentType("application/json").result(JsonOutput.write(
           answerBody(query, a, conversationId, true)));
@@ -351,7 +336,7 @@ public final class ApiServer implements AutoCloseable {
       }
     }, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS, TimeUnit.MILLISECONDS);
     try {
-      Answer a = conversationService.ask(conversationId, query, listener);
+      Answer a = answering.ask(conversationId, query, listener);
       if (gone.get()) {
         throw new SseEmitter.ClientGoneException(new IOException("client gone"));
       }
@@ -411,7 +396,7 @@ public final class ApiServer implements AutoCloseable {
    * deltas. The {@code sources} event always comes first: an empty one is sent before the
    * refusal text when gate 1 refused.
    */
-  private final class Audited implements AnswerService.Listener {
+  private final class Audited implements Answerer.Listener {
     private final Query query;
     private final Principal who;
     private final SseEmitter sse;
@@ -456,7 +441,7 @@ public final class ApiServer implements AutoCloseable {
     ApiRequests.Search req = requests.search(ctx.bodyInputStream(), ctx.contentLength());
     Query query = engine.query(req.question(), who, req.k());
     long t0 = System.nanoTime();
-    Retrieval r = retriever.retrieve(query);
+    SearchResult r = retriever.retrieve(query);
     long millis = (System.nanoTime() - t0) / 1_000_000;
     audit.record("/v1/search", who.name(), query.text(),
         r.hits().stream().map(h -> h.chunk().id()).toList());
@@ -794,7 +779,7 @@ public final class ApiServer implements AutoCloseable {
     body.put("model", m.embeddingModel());
     body.put("dimension", m.dimension());
     body.put("analyzer", m.analyzer());
-    body.put("generator", generator.id());
+    body.put("generator", engine.generatorId());
     ctx.contentType("application/json").result(body.toString());
   }
 }

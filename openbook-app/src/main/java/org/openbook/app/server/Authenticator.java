@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.retrieve.Principal;
 
 /**
@@ -27,7 +27,7 @@ public final class Authenticator {
   /**
    * @throws IllegalArgumentException naming the token's principal when a token is blank
    */
-  public Authenticator(OpenBookConfig config) {
+  public Authenticator(Settings config) {
     for (Map.Entry<String, String> e : config.server().tokens().entrySet()) {
       if (e.getKey() == null || e.getKey().isBlank()) {
         throw new IllegalArgumentException("server.tokens: blank token for principal '"
@@ -43,8 +43,8 @@ public final class Authenticator {
           ? config.principal(name) : new Principal(name, Set.of()));
     }
     this.writers = Set.copyOf(config.server().writers());
-    this.jwt = config.server().oidc() == null ? null
-        : new JwtVerifier(config.server().oidc(), config.principals());
+    this.jwt = config.server().oidc()
+        .map(o -> new JwtVerifier(o, config.principals())).orElse(null);
   }
 
   /**

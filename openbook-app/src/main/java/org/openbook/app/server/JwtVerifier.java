@@ -53,7 +53,7 @@ final class JwtVerifier {
   static final int HTTP_TIMEOUT_MILLIS = 5000;
 
   private final OpenBookConfig.Oidc oidc;
-  private final Map<String, List<String>> groups;
+  private final Map<String, ? extends java.util.Collection<String>> groups;
   private final ConfigurableJWTProcessor<SecurityContext> processor;
 
   /**
@@ -62,7 +62,7 @@ final class JwtVerifier {
    * @throws IllegalArgumentException naming the key when issuer, audience or jwksUri is missing
    *     or the URI is malformed
    */
-  JwtVerifier(OpenBookConfig.Oidc oidc, Map<String, List<String>> groups) {
+  JwtVerifier(OpenBookConfig.Oidc oidc, Map<String, ? extends java.util.Collection<String>> groups) {
     require(oidc.issuer(), "issuer");
     require(oidc.audience(), "audience");
     require(oidc.jwksUri(), "jwksUri");
@@ -129,7 +129,7 @@ final class JwtVerifier {
     }
     Set<String> depts = new LinkedHashSet<>();
     for (String g : values(claims.getClaim(oidc.claim()))) {
-      List<String> d = groups.get(g);
+      java.util.Collection<String> d = groups.get(g);
       if (d != null) {
         d.forEach(x -> depts.add(x.trim().toLowerCase(java.util.Locale.ROOT)));
       }

@@ -40,7 +40,7 @@ public final class ServerMetrics {
       .labelNames("endpoint", "method").classicOnly().classicUpperBounds(BUCKETS)
       .register(registry);
   private final Histogram retrieval = Histogram.builder()
-      .name("openbook_retrieval_duration_seconds").help("Retrieval time per ask")
+      .name("openbook_retrieval_duration_seconds").help("SearchResult time per ask")
       .classicOnly().classicUpperBounds(BUCKETS).register(registry);
   private final Histogram generation = Histogram.builder()
       .name("openbook_generation_duration_seconds").help("Generation time per ask that reached the generator")

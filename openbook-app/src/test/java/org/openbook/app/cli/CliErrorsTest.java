@@ -66,18 +66,21 @@ class CliErrorsTest {
     Path docs = Files.createDirectories(tmp.resolve("docs"));
     Files.writeString(docs.resolve("a.md"), "# A\n\n年假申请需提前三天提交。\n");
     Path index = tmp.resolve("index");
-    try (OpenBook e = OpenBook.open(index, OpenBookConfig.defaults(), new HashEmbedder(), true, false)) {
+    try (OpenBook e = OpenBook.builder().index(index).config(OpenBookConfig.defaults())
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.WRITE).build()) {
       e.ingest(docs, IngestListener.NONE);
     }
     Path cfg = Files.writeString(tmp.resolve("small.yaml"), "chunking:\n  maxChars: 200\n");
     OpenBookConfig small = ConfigLoader.read(cfg);
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> OpenBook.open(index, small, new HashEmbedder(), true, false))
+            () -> OpenBook.builder().index(index).config(small).embedder(new HashEmbedder())
+                .mode(OpenBook.Mode.WRITE).build())
         .isInstanceOf(IndexMismatchException.class)
         .hasMessageContaining("max=200")
         .hasMessageContaining("--reset");
     // --reset rebuilds with the new settings
-    try (OpenBook e = OpenBook.open(index, small, new HashEmbedder(), true, true)) {
+    try (OpenBook e = OpenBook.builder().index(index).config(small).embedder(new HashEmbedder())
+        .mode(OpenBook.Mode.RESET).build()) {
       assertThat(e.ingest(docs, IngestListener.NONE).added()).isEqualTo(1);
     }
   }
@@ -86,8 +89,8 @@ class CliErrorsTest {
   void should_refuse_an_index_inside_the_documents_folder() throws Exception {
     Path docs = Files.createDirectories(tmp.resolve("docs"));
     Files.writeString(docs.resolve("a.md"), "# A\n\n年假申请需提前三天提交。\n");
-    try (OpenBook e = OpenBook.open(docs.resolve("index"), OpenBookConfig.defaults(),
-        new HashEmbedder(), true, false)) {
+    try (OpenBook e = OpenBook.builder().index(docs.resolve("index")).config(OpenBookConfig.defaults())
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.WRITE).build()) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> e.ingest(docs, IngestListener.NONE))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("is inside the documents folder");

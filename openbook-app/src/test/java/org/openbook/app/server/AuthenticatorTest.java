@@ -7,12 +7,15 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 
 class AuthenticatorTest {
 
-  private static OpenBookConfig config(Map<String, String> tokens) {
+  private static Settings config(Map<String, String> tokens) {
     return new OpenBookConfig(Map.of("hr", List.of("hr")), null, null, null, null, null,
-        new OpenBookConfig.Server(tokens, List.of("hr"), null, null, null, null, null, null, null), null);
+        new OpenBookConfig.Server(tokens, List.of("hr"), null, null, null, null, null, null, null),
+        null)
+        .resolve(Map.of());
   }
 
   @Test

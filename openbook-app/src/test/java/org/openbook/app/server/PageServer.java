@@ -88,10 +88,11 @@ final class PageServer implements AutoCloseable {
   }
 
   private void open(boolean reset) throws IOException {
-    engine = OpenBook.open(root.resolve("index"), config, new HashEmbedder(), true, reset);
-    server = new ApiServer(engine, config, docs,
-        new OpenAiGenerator(llm.config(10), new PromptBuilder(RefusalPolicy.DEFAULT)))
-        .start("127.0.0.1", port);
+    engine = OpenBook.builder().index(root.resolve("index")).config(config)
+        .embedder(new HashEmbedder())
+        .generator(new OpenAiGenerator(llm.config(10), new PromptBuilder(RefusalPolicy.DEFAULT)))
+        .mode(reset ? OpenBook.Mode.RESET : OpenBook.Mode.WRITE).build();
+    server = new ApiServer(engine, docs).start("127.0.0.1", port);
     port = server.port();
   }
 

@@ -19,8 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.openbook.answer.ExtractiveGenerator;
-import org.openbook.answer.RefusalPolicy;
 
 /**
  * The failing inputs of issue 14 (numbered as there), each with the right behaviour, plus a
@@ -136,8 +134,7 @@ class ServerHardeningTest {
         + "{\"source\":\"about.md\",\"backup\":\"bk-1.md\"},"
         + "{\"source\":\"crash/new.md\",\"backup\":null}]}");
 
-    try (ApiServer restarted = new ApiServer(s.engine, s.config, s.docs,
-        new ExtractiveGenerator(RefusalPolicy.DEFAULT))) {
+    try (ApiServer restarted = new ApiServer(s.engine, s.docs)) {
       assertThat(Files.readString(s.docs.resolve("about.md"))).isEqualTo(aboutBefore);
       assertThat(Files.exists(s.docs.resolve("crash/new.md"))).isFalse();
       assertThat(Files.list(staging).toList()).isEmpty();

@@ -35,20 +35,26 @@ class StreamCancelTest {
   static TestServer s;
   static MockOpenAiServer llm;
   static ApiServer server;
+  static org.openbook.engine.OpenBook engine;
   static final CountDownLatch upstreamClosed = new CountDownLatch(1);
 
   @BeforeAll
   static void start() throws Exception {
     s = new TestServer(root, 0.1);
     llm = MockOpenAiServer.start();
-    server = new ApiServer(s.engine, s.config, s.docs,
-        new OpenAiGenerator(llm.config(30), new PromptBuilder(RefusalPolicy.DEFAULT)))
-        .start("127.0.0.1", 0);
+    // a second engine on a copy of nothing: the same config, an LLM generator, its own index
+    engine = org.openbook.engine.OpenBook.builder().index(root.resolve("index-llm"))
+        .config(s.config).embedder(new org.openbook.testing.HashEmbedder())
+        .generator(new OpenAiGenerator(llm.config(30), new PromptBuilder(RefusalPolicy.DEFAULT)))
+        .mode(org.openbook.engine.OpenBook.Mode.RESET).build();
+    engine.ingest(s.docs, org.openbook.ingest.IngestListener.NONE);
+    server = new ApiServer(engine, s.docs).start("127.0.0.1", 0);
   }
 
   @AfterAll
   static void stop() throws Exception {
     server.close();
+    engine.close();
     llm.close();
     s.close();
   }

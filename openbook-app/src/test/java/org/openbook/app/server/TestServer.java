@@ -23,6 +23,7 @@ import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
 import org.openbook.testing.HashEmbedder;
+import org.openbook.testing.SharedData;
 
 /**
  * A server on 127.0.0.1 (ephemeral port) over a small corpus with {@code public}, {@code hr} and
@@ -162,9 +163,11 @@ final class TestServer implements AutoCloseable {
     Path cfg = root.resolve("openbook.yaml");
     Files.writeString(cfg, CONFIG.formatted(gateThreshold, auditLog.toString()));
     this.config = ConfigLoader.read(cfg);
-    this.engine = OpenBook.open(root.resolve("index"), config, new HashEmbedder(), true, true);
+    this.engine = OpenBook.builder().index(root.resolve("index")).config(config)
+        .embedder(new HashEmbedder()).generator(new ExtractiveGenerator(RefusalPolicy.DEFAULT))
+        .mode(OpenBook.Mode.RESET).build();
     this.initialIngest = engine.ingest(docs, IngestListener.NONE);
-    this.server = new ApiServer(engine, config, docs, new ExtractiveGenerator(RefusalPolicy.DEFAULT))
+    this.server = new ApiServer(engine, docs)
         .start("127.0.0.1", 0);
   }
 
@@ -303,14 +306,9 @@ final class TestServer implements AutoCloseable {
     return out;
   }
 
-  /**
-   * kb-demo/docs from the shared folder ({@code openbook.shared}, else ../../shared), or
-   * {@code null} when it is absent.
-   */
+  /** kb-demo/docs from the shared folder ({@link SharedData#require}). */
   static Path kbDemoDocs() {
-    String shared = System.getProperty("openbook.shared", "../../shared");
-    Path docs = Path.of(shared, "fixtures", "kb-demo", "docs");
-    return Files.isDirectory(docs) ? docs : null;
+    return SharedData.require("fixtures/kb-demo/docs");
   }
 
   @Override

@@ -2,15 +2,26 @@ package org.openbook.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.openbook.chunk.ChunkerSettings;
-import org.openbook.retrieve.Principal;
+import org.openbook.document.DocumentReader;
+import org.openbook.ingest.IngestOptions;
+import org.openbook.llm.LlmConfig;
+import org.openbook.retrieve.Fusion;
+import org.openbook.retrieve.MinMaxFusion;
+import org.openbook.retrieve.Query;
+import org.openbook.retrieve.RrfFusion;
+import org.openbook.solr.SolrStoreConfig;
 
 /**
- * Settings read from {@code openbook.yaml}; every field is optional and falls back to the
- * documented default. See the README's configuration reference.
+ * Settings as read from {@code openbook.yaml} (or given to the builder): every field is optional
+ * and may be null. {@link #resolve} turns them into the {@link Settings} in force, the only place
+ * defaults are filled in. See the README's configuration reference.
  *
  * @param principals principal name → departments it may read ({@code public} is always added)
  * @param chunking   chunk budget
@@ -49,23 +60,23 @@ public record OpenBookConfig(
   }
 
   /**
-   * The principal called {@code name}; {@code null} or blank gives {@link Principal#ANONYMOUS}
-   * ({@code public} only).
+   * This configuration with every default filled in and the environment applied: the one place
+   * defaults live. Environment variables {@code OPENBOOK_LLM_BASE_URL}, {@code OPENBOOK_LLM_MODEL},
+   * {@code OPENBOOK_LLM_API_KEY} override the {@code llm} section and
+   * {@code OPENBOOK_SOLR_PASSWORD} the Solr password.
    *
-   * @throws IllegalArgumentException naming the known principals when {@code name} is unknown
+   * @param env the environment ({@code System.getenv()} outside tests)
+   * @return the settings in force, no nulls
+   * @throws IllegalArgumentException naming the key whose value is invalid (a fusion name other
+   *     than {@code rrf}/{@code minmax}, {@code llm.model} missing while {@code llm.baseUrl} is
+   *     set, a Solr store without {@code solrUrls} or {@code zkHosts}, ...)
    */
-  public Principal principal(String name) {
-    if (name == null || name.isBlank()) {
-      return Principal.ANONYMOUS;
-    }
-    List<String> depts = principals.get(name);
-    if (depts == null) {
-      throw new IllegalArgumentException("unknown principal '" + name + "'; known: "
-          + (principals.isEmpty() ? "(none configured)" : String.join(", ", principals.keySet())));
-    }
-    // departments are lower-case ids, as the loaders store them (dept: Finance → finance)
-    return new Principal(name, depts.stream().map(d -> d.trim().toLowerCase(java.util.Locale.ROOT))
-        .collect(java.util.stream.Collectors.toSet()));
+  public Settings resolve(Map<String, String> env) {
+    Map<String, Set<String>> depts = new LinkedHashMap<>();
+    principals.forEach((name, list) -> depts.put(name, Settings.departments(list)));
+    return new Settings(depts, chunking.settings(), retrieval.resolve(),
+        new Settings.Gate(gate.threshold() == null ? Gate.DEFAULT_THRESHOLD : gate.threshold()),
+        ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env));
   }
 
   /** Chunk budget in chars; defaults from {@link ChunkerSettings#DEFAULT}. */
@@ -93,17 +104,54 @@ public record OpenBookConfig(
   public record Retrieval(
       Integer topK, Integer fetchK, Double rrfK, Double denseWeight, Double sparseWeight,
       String fusion) {
-    public int topKOr(int dflt) {
-      return topK == null ? dflt : topK;
+    /** Hits returned when neither {@code -k} nor the config says. */
+    public static final int DEFAULT_TOP_K = 5;
+    /** Fusion when the config names none; chosen on the evaluation sets (docs/BENCHMARKS.md). */
+    public static final String DEFAULT_FUSION = "minmax";
+    /**
+     * Min-max weights when the config gives none: dense 0.3 / BM25 0.7, best or within 0.4
+     * points of R@1 of the best weight on CMRC 2018, DRCD, XQuAD zh and XQuAD en
+     * (docs/BENCHMARKS.md, "Fusion comparison"); equal weights lose 2.6 (DRCD) and 7.1 (XQuAD
+     * en) points of R@1.
+     */
+    public static final MinMaxFusion DEFAULT_MINMAX = new MinMaxFusion(0.3, 0.7);
+
+    Settings.Retrieval resolve() {
+      int k = topK == null ? DEFAULT_TOP_K : topK;
+      int fetch = fetchK == null ? Query.DEFAULT_FETCH_K : fetchK;
+      if (k < 1 || fetch < 1) {
+        throw new IllegalArgumentException("retrieval.topK and retrieval.fetchK must be >= 1, got "
+            + k + " and " + fetch);
+      }
+      return new Settings.Retrieval(k, Math.max(k, fetch), resolveFusion());
     }
 
-    public int fetchKOr(int dflt) {
-      return fetchK == null ? dflt : fetchK;
+    /**
+     * {@code rrf} or {@code minmax} (default {@value #DEFAULT_FUSION}); min-max weights default
+     * to {@link #DEFAULT_MINMAX}, RRF weights to equal and its k to 60.
+     */
+    private Fusion resolveFusion() {
+      String name = fusion == null ? DEFAULT_FUSION : fusion;
+      return switch (name) {
+        case "rrf" -> new RrfFusion(rrfK == null ? RrfFusion.DEFAULT.k() : rrfK,
+            denseWeight == null ? 1.0 : denseWeight, sparseWeight == null ? 1.0 : sparseWeight);
+        case "minmax" -> new MinMaxFusion(
+            denseWeight == null ? DEFAULT_MINMAX.denseWeight() : denseWeight,
+            sparseWeight == null ? DEFAULT_MINMAX.sparseWeight() : sparseWeight);
+        default -> throw new IllegalArgumentException(
+            "retrieval.fusion must be 'rrf' or 'minmax', got '" + name + "'");
+      };
     }
   }
 
   /** Gate 1: refuse without calling the generator when the best dense cosine is below this. */
-  public record Gate(Double threshold) {}
+  public record Gate(Double threshold) {
+    /**
+     * Gate-1 threshold on the best dense cosine (bge-small-zh-v1.5) when the config sets none;
+     * see docs/BENCHMARKS.md for the calibration that chose it.
+     */
+    public static final double DEFAULT_THRESHOLD = 0.53;
+  }
 
   /**
    * Ingest limits; a file over a limit is skipped and reported, never truncated.
@@ -112,7 +160,15 @@ public record OpenBookConfig(
    * @param maxChunksPerDocument most chunks one document may yield (default 10,000)
    * @param commitEvery          changed documents between intermediate commits (default 200)
    */
-  public record Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery) {}
+  public record Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery) {
+    Settings.Ingest resolve() {
+      return new Settings.Ingest(
+          maxFileBytes == null ? DocumentReader.DEFAULT_MAX_BYTES : maxFileBytes,
+          maxChunksPerDocument == null
+              ? IngestOptions.DEFAULT_MAX_CHUNKS_PER_DOCUMENT : maxChunksPerDocument,
+          commitEvery == null ? IngestOptions.DEFAULT_COMMIT_EVERY : commitEvery);
+    }
+  }
 
   /**
    * OpenAI-compatible endpoint. The key is best given by environment variable.
@@ -122,7 +178,23 @@ public record OpenBookConfig(
    * @param apiKey         API key (prefer the environment variable)
    * @param timeoutSeconds request timeout
    */
-  public record Llm(String baseUrl, String model, String apiKey, Integer timeoutSeconds) {}
+  public record Llm(String baseUrl, String model, String apiKey, Integer timeoutSeconds) {
+    /** The endpoint: the environment's when set, else this section's, else none. */
+    Optional<LlmConfig> resolve(Map<String, String> env) {
+      var fromEnv = LlmConfig.fromEnvironment(env);
+      if (fromEnv.isPresent()) {
+        return fromEnv;
+      }
+      if (baseUrl == null || baseUrl.isBlank()) {
+        return Optional.empty();
+      }
+      if (model == null || model.isBlank()) {
+        throw new IllegalArgumentException("config llm.model is required when llm.baseUrl is set");
+      }
+      return Optional.of(new LlmConfig(baseUrl, env.getOrDefault(LlmConfig.ENV_API_KEY, apiKey),
+          model, timeoutSeconds == null ? LlmConfig.DEFAULT_TIMEOUT_SECONDS : timeoutSeconds));
+    }
+  }
 
   /**
    * The HTTP server ({@code openbook serve}). Every field is optional.
@@ -138,8 +210,8 @@ public record OpenBookConfig(
    * @param maxK            largest {@code k} a request may ask for (default 50)
    * @param auditLog        file the audit lines are appended to; default: the
    *                        {@code openbook.audit} logger only
-   * @param dataDir         folder for conversations and feedback (default: {@code <index>-data}
-   *                        beside the index)
+   * @param dataDir         folder for conversations and feedback (default: {@code <docs>-data}
+   *                        beside the docs folder)
    * @param oidc            OIDC/JWT bearer tokens from an identity provider, or none
    */
   public record Server(
@@ -165,16 +237,17 @@ public record OpenBookConfig(
       writers = writers == null ? List.of() : List.copyOf(writers);
     }
 
-    public long maxBodyBytesOr() {
-      return maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes;
-    }
-
-    public long maxUploadBytesOr() {
-      return maxUploadBytes == null ? DEFAULT_MAX_UPLOAD_BYTES : maxUploadBytes;
-    }
-
-    public int maxKOr() {
-      return maxK == null ? DEFAULT_MAX_K : maxK;
+    Settings.Server resolve() {
+      int k = maxK == null ? DEFAULT_MAX_K : maxK;
+      if (k < 1) {
+        throw new IllegalArgumentException("server.maxK must be >= 1, got " + k);
+      }
+      return new Settings.Server(tokens, Set.copyOf(writers),
+          Optional.ofNullable(docsDir).map(Path::of),
+          maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes,
+          maxUploadBytes == null ? DEFAULT_MAX_UPLOAD_BYTES : maxUploadBytes, k,
+          Optional.ofNullable(auditLog).map(Path::of),
+          Optional.ofNullable(dataDir).map(Path::of), Optional.ofNullable(oidc));
     }
   }
 
@@ -259,9 +332,28 @@ public record OpenBookConfig(
       return type.equals("solr");
     }
 
-    /** The collection name in force. */
-    public String collectionOr() {
-      return collection == null ? DEFAULT_COLLECTION : collection;
+    /** Environment variable that overrides {@code store.password}. */
+    public static final String PASSWORD_ENV = "OPENBOOK_SOLR_PASSWORD";
+
+    /**
+     * The backend in force: shards default to 2 and replicas to 1 (used only when the collection
+     * is created); {@value #PASSWORD_ENV} overrides the password.
+     *
+     * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
+     */
+    public Settings.Store resolve(Map<String, String> env) {
+      if (!isSolr()) {
+        return Settings.Store.LUCENE;
+      }
+      try {
+        return new Settings.Store(Optional.of(new SolrStoreConfig(solrUrls, zkHosts, zkChroot,
+            collection == null ? DEFAULT_COLLECTION : collection, shards == null ? 2 : shards,
+            replicas == null ? 1 : replicas, user, env.getOrDefault(PASSWORD_ENV, password))));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("config " + e.getMessage()
+            .replace("solr store: ", "store: ")
+            .replace("(solrUrls)", "(store.solrUrls)").replace("(zkHosts)", "(store.zkHosts)"), e);
+      }
     }
 
     /** Hides the password. */

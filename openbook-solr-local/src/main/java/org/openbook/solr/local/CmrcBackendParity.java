@@ -10,12 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.solr.cloud.MiniSolrCloudCluster;
-import org.openbook.analysis.OpenBookAnalysis;
-import org.openbook.analysis.TextAnalysis;
-import org.openbook.engine.OpenBook;
-import org.openbook.engine.StoreFactory;
-import org.openbook.engine.config.ConfigLoader;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.bench.SquadCorpus;
 import org.openbook.chunk.Chunk;
 import org.openbook.chunk.StructuredChunker;
@@ -23,11 +17,13 @@ import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.CachingEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.EmbeddingCache;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.eval.Judged;
 import org.openbook.eval.RankingMetrics;
 import org.openbook.eval.SquadDataset;
 import org.openbook.index.EmbeddedChunk;
-import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexStore;
 import org.openbook.index.ScoredChunk;
 import org.openbook.retrieve.Hit;
@@ -35,9 +31,9 @@ import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Retriever;
 import org.openbook.solr.SolrAdmin;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Retrieval parity of the embedded Lucene store and a SolrCloud collection on CMRC 2018 (dev):
@@ -113,12 +109,9 @@ public final class CmrcBackendParity implements Callable<Integer> {
       Embedder embedder = new CachingEmbedder(new BgeSmallZhEmbedder(), cache);
       OpenBookConfig luceneConfig = OpenBookConfig.defaults();
       OpenBookConfig solrConfig = solrConfig(urls);
-      TextAnalysis analysis = OpenBookAnalysis.defaultAnalysis();
-      // As OpenBook builds them, so that OpenBook opens these stores in READ mode unchanged.
+      // As OpenBook chunks, so that the stores filled below carry the facade's manifest.
       StructuredChunker chunker = new StructuredChunker(luceneConfig.chunking().settings(),
           embedder::countTokens, embedder.maxInputTokens());
-      IndexManifest manifest = new IndexManifest(embedder.modelId(), embedder.dimension(),
-          IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
 
       long t0 = System.nanoTime();
       List<List<EmbeddedChunk>> corpus = embed(SquadCorpus.chunk(set, chunker), embedder);
@@ -132,21 +125,23 @@ public final class CmrcBackendParity implements Callable<Integer> {
 
       Path luceneDir = work.resolve("lucene");
       Path solrState = work.resolve("solr-state");
-      try (var client = StoreFactory.solrConfig(solrConfig.store(), Map.of()).newClient()) {
+      try (var client = solrConfig.resolve(Map.of()).store().solr().orElseThrow().newClient()) {
         SolrAdmin admin = new SolrAdmin(client);
         if (admin.exists(collection)) {
           admin.delete(collection);
         }
       }
-      long chunks = fill(luceneDir, luceneConfig, manifest, analysis, corpus, "lucene");
-      fill(solrState, solrConfig, manifest, analysis, corpus, "solr");
+      long chunks = fill(luceneDir, luceneConfig, embedder, corpus, "lucene");
+      fill(solrState, solrConfig, embedder, corpus, "solr");
 
-      try (OpenBook lucene = OpenBook.open(luceneDir, luceneConfig, embedder, false, false);
-          OpenBook solr = OpenBook.open(solrState, solrConfig, embedder, false, false)) {
+      try (OpenBook lucene = OpenBook.builder().index(luceneDir).config(luceneConfig)
+          .embedder(embedder).mode(OpenBook.Mode.READ).build();
+          OpenBook solr = OpenBook.builder().index(solrState).config(solrConfig).embedder(embedder)
+              .mode(OpenBook.Mode.READ).build()) {
         System.out.printf(Locale.ROOT, "CMRC 2018 dev: %d paragraphs -> %d chunks (chunker %s),"
             + " %d questions; fusion %s, top %d, fetch-k %d; solr %d shards on %s%n",
             corpus.size(), chunks, chunker.settings().id(), questions.size(),
-            lucene.fusion().id(), TOP_K, lucene.query("x", Principal.ANONYMOUS, TOP_K).fetchK(),
+            lucene.settings().retrieval().fusion().id(), TOP_K, lucene.query("x", Principal.ANONYMOUS, TOP_K).fetchK(),
             shards, urls);
         System.out.printf(Locale.ROOT, "chunks: lucene %d, solr %d%n", lucene.count(),
             solr.count());
@@ -183,12 +178,13 @@ public final class CmrcBackendParity implements Callable<Integer> {
   }
 
   /** Writes every paragraph's chunks into the configured store from scratch; returns chunks. */
-  private static long fill(Path index, OpenBookConfig config, IndexManifest manifest,
-      TextAnalysis analysis, List<List<EmbeddedChunk>> corpus, String name) throws IOException {
+  private static long fill(Path index, OpenBookConfig config, Embedder embedder,
+      List<List<EmbeddedChunk>> corpus, String name) throws IOException {
     long t0 = System.nanoTime();
     long n = 0;
-    try (IndexStore store = StoreFactory.open(config.store(), index, manifest, analysis,
-        StoreFactory.Mode.RESET, Map.of())) {
+    try (OpenBook kb = OpenBook.builder().index(index).config(config).embedder(embedder)
+        .environment(Map.of()).mode(OpenBook.Mode.RESET).build()) {
+      IndexStore store = kb.store();
       for (List<EmbeddedChunk> doc : corpus) {
         store.replaceDocument(doc.get(0).chunk().docId(), doc);
         n += doc.size();
@@ -334,7 +330,8 @@ public final class CmrcBackendParity implements Callable<Integer> {
 
   private static Retriever retriever(HybridRetriever.Mode mode, OpenBook e, Embedder embedder) {
     return mode == HybridRetriever.Mode.HYBRID ? e.retriever()
-        : new HybridRetriever(embedder, e.store(), e.store(), e.fusion(), mode);
+        : new HybridRetriever(embedder, e.store(), e.store(),
+            e.settings().retrieval().fusion(), mode);
   }
 
   /**

@@ -13,16 +13,15 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.solr.cloud.MiniSolrCloudCluster;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.engine.OpenBook;
-import org.openbook.engine.config.ConfigLoader;
-import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.chunk.Chunk;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.eval.EvalCase;
 import org.openbook.eval.EvalCases;
 import org.openbook.eval.Judged;
@@ -31,9 +30,10 @@ import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Principal;
-import org.openbook.retrieve.Retrieval;
+import org.openbook.retrieve.SearchResult;
 import org.openbook.solr.SolrChunkStore;
 import org.openbook.testing.HashEmbedder;
+import org.openbook.testing.SharedData;
 
 /**
  * kb-demo ingested through the real {@link OpenBook} into the embedded Lucene store and into a
@@ -70,11 +70,7 @@ class KbDemoBackendEqualityTest {
 
   @BeforeAll
   static void ingestIntoBoth() throws Exception {
-    String prop = System.getProperty("openbook.shared");
-    Path shared = prop != null ? Path.of(prop) : Path.of("../../shared");
-    Path kb = shared.resolve("fixtures/kb-demo");
-    Assumptions.assumeTrue(Files.isDirectory(kb.resolve("docs")),
-        "shared data absent: " + kb.toAbsolutePath());
+    Path kb = SharedData.require("fixtures/kb-demo");
     cases = EvalCases.read(kb.resolve("cases.jsonl"));
     embedder = "bge".equals(System.getProperty("openbook.parity.embedder"))
         ? new BgeSmallZhEmbedder() : new HashEmbedder();
@@ -94,8 +90,10 @@ class KbDemoBackendEqualityTest {
     docs = kb.resolve("docs");
     luceneReport = ingest(tmp.resolve("lucene"), luceneConfig, docs);
     solrReport = ingest(tmp.resolve("solr-state"), solrConfig, docs);
-    lucene = OpenBook.open(tmp.resolve("lucene"), luceneConfig, embedder, false, false);
-    solr = OpenBook.open(tmp.resolve("solr-state"), solrConfig, embedder, false, false);
+    lucene = OpenBook.builder().index(tmp.resolve("lucene")).config(luceneConfig).embedder(embedder)
+        .mode(OpenBook.Mode.READ).build();
+    solr = OpenBook.builder().index(tmp.resolve("solr-state")).config(solrConfig).embedder(embedder)
+        .mode(OpenBook.Mode.READ).build();
   }
 
   private static OpenBookConfig config(String yaml) throws IOException {
@@ -106,7 +104,8 @@ class KbDemoBackendEqualityTest {
 
   private static IngestReport ingest(Path index, OpenBookConfig config, Path from)
       throws IOException {
-    try (OpenBook e = OpenBook.open(index, config, embedder, true, true)) {
+    try (OpenBook e = OpenBook.builder().index(index).config(config).embedder(embedder)
+        .mode(OpenBook.Mode.RESET).build()) {
       return e.ingest(from, IngestListener.NONE);
     }
   }
@@ -135,7 +134,7 @@ class KbDemoBackendEqualityTest {
   void should_rank_the_same_chunks_in_the_top_ten_for_every_case() throws IOException {
     // Top 10 rather than 5: a tie group cut at rank 5 is then still compared whole.
     for (EvalCase c : cases) {
-      Principal p = luceneConfig.principal(c.principal());
+      Principal p = lucene.principal(c.principal());
       List<Hit> l = lucene.retriever().retrieve(lucene.query(c.question(), p, 10)).hits();
       List<Hit> s = solr.retriever().retrieve(solr.query(c.question(), p, 10)).hits();
       assertThat(s).as(c.id()).hasSameSizeAs(l);
@@ -160,16 +159,16 @@ class KbDemoBackendEqualityTest {
 
   @Test
   void should_never_show_hr_or_finance_to_a_visitor_on_either_store() throws IOException {
-    Principal visitor = luceneConfig.principal("visitor");
+    Principal visitor = lucene.principal("visitor");
     int restrictedForAdmin = 0;
     for (EvalCase c : cases) {
       for (OpenBook e : new OpenBook[] {lucene, solr}) {
-        Retrieval r = e.retriever().retrieve(e.query(c.question(), visitor, 10));
+        SearchResult r = e.retriever().retrieve(e.query(c.question(), visitor, 10));
         assertThat(r.hits()).as(c.id())
             .noneMatch(h -> RESTRICTED.contains(h.chunk().dept()));
       }
       // The same question as admin on both stores: the restricted chunks are there, and alike.
-      Principal admin = luceneConfig.principal("admin");
+      Principal admin = lucene.principal("admin");
       List<String> l = deptsOf(lucene, c.question(), admin);
       List<String> s = deptsOf(solr, c.question(), admin);
       assertThat(s).as(c.id()).containsExactlyInAnyOrderElementsOf(l);
@@ -181,7 +180,8 @@ class KbDemoBackendEqualityTest {
   @Test
   void should_find_nothing_changed_when_ingesting_again_into_solr() throws IOException {
     // Incremental ingest against Solr: same documents, same hashes, nothing rewritten.
-    try (OpenBook e = OpenBook.open(tmp.resolve("solr-state"), solrConfig, embedder, true, false)) {
+    try (OpenBook e = OpenBook.builder().index(tmp.resolve("solr-state")).config(solrConfig)
+        .embedder(embedder).mode(OpenBook.Mode.WRITE).build()) {
       IngestReport again = e.ingest(docs, IngestListener.NONE);
       assertThat(again.indexed()).isEmpty();
       assertThat(again.unchanged()).hasSize(solrReport.indexed().size());
@@ -205,7 +205,7 @@ class KbDemoBackendEqualityTest {
     int n = 0;
     for (EvalCase c : cases) {
       List<Chunk> ranking = new ArrayList<>();
-      Principal p = luceneConfig.principal(c.principal());
+      Principal p = lucene.principal(c.principal());
       for (Hit h : e.retriever().retrieve(e.query(c.question(), p, 10)).hits()) {
         ranking.add(h.chunk());
       }

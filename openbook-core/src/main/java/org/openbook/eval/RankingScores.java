@@ -14,12 +14,12 @@ import java.util.List;
  * @param mrr10   mean reciprocal rank, cut off at 10
  * @param ndcg10  mean nDCG@10 (binary gain)
  */
-public record RetrievalScores(
+public record RankingScores(
     int queries, double recall1, double recall3, double recall5, double recall10, double mrr10,
     double ndcg10) {
 
   /** Averages {@link RankingMetrics} over {@code judged}. */
-  public static RetrievalScores of(List<Judged> judged) {
+  public static RankingScores of(List<Judged> judged) {
     int n = judged.size();
     double r1 = 0, r3 = 0, r5 = 0, r10 = 0, mrr = 0, ndcg = 0;
     for (Judged j : judged) {
@@ -30,7 +30,7 @@ public record RetrievalScores(
       mrr += RankingMetrics.reciprocalRank(j, 10);
       ndcg += RankingMetrics.ndcg(j, 10);
     }
-    return new RetrievalScores(n, r1 / n, r3 / n, r5 / n, r10 / n, mrr / n, ndcg / n);
+    return new RankingScores(n, r1 / n, r3 / n, r5 / n, r10 / n, mrr / n, ndcg / n);
   }
 
   /** Mean Recall@k for k in 1, 3, 5, 10. */

@@ -8,17 +8,17 @@ import org.junit.jupiter.api.Test;
 import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.RrfFusion;
 
-class RetrievalConfigTest {
+class RetrieverVariantTest {
 
   @Test
   void should_build_named_and_parametrised_configurations() {
-    List<RetrievalConfig> cs = RetrievalConfig.parse(
+    List<RetrieverVariant> cs = RetrieverVariant.parse(
         "dense, bm25,hybrid,rrf:k=20:s=2,minmax:d=0.3,rrf", null, null, null,
         new MinMaxFusion(1, 1));
 
-    assertThat(cs).extracting(RetrievalConfig::name)
+    assertThat(cs).extracting(RetrieverVariant::name)
         .containsExactly("dense", "bm25", "hybrid", "rrf:k=20:s=2", "minmax:d=0.3", "rrf");
-    assertThat(cs).extracting(RetrievalConfig::hasDense)
+    assertThat(cs).extracting(RetrieverVariant::hasDense)
         .containsExactly(true, false, true, true, true, true);
     assertThat(cs.get(2).description()).isEqualTo("dense+bm25 minmax(dense=1.0,sparse=1.0)");
     assertThat(cs.get(5).description()).isEqualTo("dense+bm25 rrf(k=60.0,dense=1.0,sparse=1.0)");
@@ -28,9 +28,9 @@ class RetrievalConfigTest {
 
   @Test
   void should_name_the_bad_entry() {
-    assertThatThrownBy(() -> RetrievalConfig.parse("hybrid,colbert", null, null, null,
+    assertThatThrownBy(() -> RetrieverVariant.parse("hybrid,colbert", null, null, null,
         RrfFusion.DEFAULT)).hasMessageStartingWith("unknown configuration 'colbert'");
-    assertThatThrownBy(() -> RetrievalConfig.parse("rrf:k=abc", null, null, null,
+    assertThatThrownBy(() -> RetrieverVariant.parse("rrf:k=abc", null, null, null,
         RrfFusion.DEFAULT)).hasMessage("configuration 'rrf:k=abc': 'k=abc' is not a number");
   }
 }

@@ -1,4 +1,4 @@
-package org.openbook.llm;
+package org.openbook.answer;
 
 import java.util.List;
 

@@ -12,15 +12,15 @@ import java.util.List;
  * @param denseCandidates how many candidates the dense route returned
  * @param sparseCandidates how many candidates the BM25 route returned
  */
-public record Retrieval(
+public record SearchResult(
     List<Hit> hits, double bestDenseScore, int denseCandidates, int sparseCandidates) {
 
-  public Retrieval {
+  public SearchResult {
     hits = List.copyOf(hits);
   }
 
   /** A retrieval that found nothing. */
-  public static Retrieval empty() {
-    return new Retrieval(List.of(), Double.NaN, 0, 0);
+  public static SearchResult empty() {
+    return new SearchResult(List.of(), Double.NaN, 0, 0);
   }
 }

@@ -8,8 +8,8 @@ import org.openbook.embed.Embedder;
 import org.openbook.index.ChunkStore.DenseSearch;
 import org.openbook.index.ChunkStore.SparseSearch;
 import org.openbook.retrieve.Fusion;
-import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.HybridRetriever.Mode;
+import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.Retriever;
 import org.openbook.retrieve.RrfFusion;
@@ -23,7 +23,7 @@ import org.openbook.retrieve.RrfFusion;
  * @param hasDense    whether the dense route runs (gate 1 needs its best cosine, so refusal is
  *                    only measured when true)
  */
-public record RetrievalConfig(String name, String description, Retriever retriever,
+public record RetrieverVariant(String name, String description, Retriever retriever,
     boolean hasDense) {
 
   /** The configurations {@code openbook eval} runs when none are named. */
@@ -42,18 +42,18 @@ public record RetrievalConfig(String name, String description, Retriever retriev
    *
    * @throws IllegalArgumentException naming the offending entry for an unknown name or bad number
    */
-  public static List<RetrievalConfig> parse(String spec, Embedder embedder, DenseSearch dense,
+  public static List<RetrieverVariant> parse(String spec, Embedder embedder, DenseSearch dense,
       SparseSearch sparse, Fusion configured) {
-    List<RetrievalConfig> out = new ArrayList<>();
+    List<RetrieverVariant> out = new ArrayList<>();
     for (String raw : new LinkedHashSet<>(List.of(spec.split(",")))) {
       String name = raw.strip().toLowerCase(Locale.ROOT);
       if (name.isEmpty()) {
         continue;
       }
       out.add(switch (name) {
-        case "dense" -> new RetrievalConfig(name, "dense route only (bge cosine, HNSW)",
+        case "dense" -> new RetrieverVariant(name, "dense route only (bge cosine, HNSW)",
             new HybridRetriever(embedder, dense, sparse, configured, Mode.DENSE), true);
-        case "bm25" -> new RetrievalConfig(name, "BM25 route only",
+        case "bm25" -> new RetrieverVariant(name, "BM25 route only",
             new HybridRetriever(embedder, dense, sparse, configured, Mode.SPARSE), false);
         case "hybrid" -> fused(name, configured, embedder, dense, sparse);
         default -> {
@@ -75,9 +75,9 @@ public record RetrievalConfig(String name, String description, Retriever retriev
     return out;
   }
 
-  private static RetrievalConfig fused(String name, Fusion fusion, Embedder embedder,
+  private static RetrieverVariant fused(String name, Fusion fusion, Embedder embedder,
       DenseSearch dense, SparseSearch sparse) {
-    return new RetrievalConfig(name, "dense+bm25 " + fusion.id(),
+    return new RetrieverVariant(name, "dense+bm25 " + fusion.id(),
         new HybridRetriever(embedder, dense, sparse, fusion, Mode.HYBRID), true);
   }
 

@@ -1,0 +1,142 @@
+package org.openbook.engine.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.openbook.chunk.ChunkerSettings;
+import org.openbook.llm.LlmConfig;
+import org.openbook.retrieve.Fusion;
+import org.openbook.retrieve.Principal;
+import org.openbook.solr.SolrStoreConfig;
+
+/**
+ * The configuration in force: {@link OpenBookConfig} (what the YAML file or the builder said)
+ * with every default filled in and the environment applied, by {@link OpenBookConfig#resolve}.
+ * No component is null and no other class fills a default; absent optional things are
+ * {@link Optional#empty()}.
+ *
+ * @param principals principal name → departments it may read, lower-case ({@code public} is
+ *                   always readable and not listed)
+ * @param chunking   chunk budget and overlap
+ * @param retrieval  top-k, fetch-k and the fusion
+ * @param gate       refusal gate 1
+ * @param ingest     ingest limits
+ * @param llm        the OpenAI-compatible endpoint, or empty for extractive answers
+ * @param server     {@code openbook serve} settings
+ * @param store      the index backend
+ */
+public record Settings(
+    Map<String, Set<String>> principals,
+    ChunkerSettings chunking,
+    Retrieval retrieval,
+    Gate gate,
+    Ingest ingest,
+    Optional<LlmConfig> llm,
+    Server server,
+    Store store) {
+
+  public Settings {
+    principals = Map.copyOf(principals);
+  }
+
+  /**
+   * The principal called {@code name}; {@code null} or blank gives {@link Principal#ANONYMOUS}
+   * ({@code public} only).
+   *
+   * @throws IllegalArgumentException naming the known principals when {@code name} is unknown
+   */
+  public Principal principal(String name) {
+    if (name == null || name.isBlank()) {
+      return Principal.ANONYMOUS;
+    }
+    Set<String> depts = principals.get(name);
+    if (depts == null) {
+      throw new IllegalArgumentException("unknown principal '" + name + "'; known: "
+          + (principals.isEmpty() ? "(none configured)"
+              : principals.keySet().stream().sorted().collect(Collectors.joining(", "))));
+    }
+    return new Principal(name, depts);
+  }
+
+  /** Department ids as the loaders store them: trimmed, lower-case ({@code Finance} → {@code finance}). */
+  static Set<String> departments(List<String> names) {
+    return names.stream().map(d -> d.trim().toLowerCase(Locale.ROOT))
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
+  /**
+   * Retrieval settings.
+   *
+   * @param topK   hits returned / sources given to the generator, ≥ 1
+   * @param fetchK candidates per route before fusion, ≥ topK
+   * @param fusion how the dense and BM25 routes are combined
+   */
+  public record Retrieval(int topK, int fetchK, Fusion fusion) {}
+
+  /**
+   * Gate 1.
+   *
+   * @param threshold the best dense cosine in [-1, 1] a question needs before the generator is
+   *                  called
+   */
+  public record Gate(double threshold) {}
+
+  /**
+   * Ingest limits; a file over a limit is skipped and reported, never truncated.
+   *
+   * @param maxFileBytes         largest file, in bytes
+   * @param maxChunksPerDocument most chunks one document may yield
+   * @param commitEvery          changed documents between intermediate commits
+   */
+  public record Ingest(long maxFileBytes, int maxChunksPerDocument, int commitEvery) {}
+
+  /**
+   * {@code openbook serve}.
+   *
+   * @param tokens         bearer token → principal name
+   * @param writers        principals allowed to upload and delete documents
+   * @param docsDir        the corpus folder, or empty for {@code <index>-docs} beside the index
+   * @param maxBodyBytes   largest JSON request body, in bytes
+   * @param maxUploadBytes largest upload request, all files together, in bytes
+   * @param maxK           largest {@code k} a request may ask for
+   * @param auditLog       file the audit lines are appended to, or empty for the logger only
+   * @param dataDir        folder for conversations and feedback, or empty for {@code <docs>-data}
+   * @param oidc           JWT bearer tokens from an identity provider, or empty for none
+   */
+  public record Server(
+      Map<String, String> tokens,
+      Set<String> writers,
+      Optional<Path> docsDir,
+      long maxBodyBytes,
+      long maxUploadBytes,
+      int maxK,
+      Optional<Path> auditLog,
+      Optional<Path> dataDir,
+      Optional<OpenBookConfig.Oidc> oidc) {
+
+    public Server {
+      tokens = Map.copyOf(tokens);
+      writers = Set.copyOf(writers);
+    }
+  }
+
+  /**
+   * The index backend.
+   *
+   * @param solr the SolrCloud collection's settings (environment applied), or empty for the
+   *             embedded Lucene index in the {@code --index} folder
+   */
+  public record Store(Optional<SolrStoreConfig> solr) {
+    /** The embedded Lucene index. */
+    public static final Store LUCENE = new Store(Optional.empty());
+
+    /** Whether the index is a SolrCloud collection. */
+    public boolean isSolr() {
+      return solr.isPresent();
+    }
+  }
+}
