@@ -1,221 +1,181 @@
-// OpenBook web page: asks /v1/ask with Accept: text/event-stream and renders the events
-// (sources, then delta*, then final) as they arrive. No build step, no dependencies.
-'use strict';
+// Start-up and navigation: sign-in, who you are (GET /v1/me), the sidebar, and the routes
+// #/ (new chat), #/c/<id> (a stored conversation) and #/library (writers only).
+
+import * as api from './js/api.js';
+import * as chat from './js/chat.js';
+import { applyStatic, lang, LANGUAGES, setLang, t } from './js/i18n.js';
+import { applyIcons } from './js/icons.js';
+import * as library from './js/library.js';
+import * as sidebar from './js/sidebar.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { sources: [], text: '', question: '', unsupported: new Set(), conversationId: null };
+let me = null;
 
-$('token').value = sessionStorage.getItem('openbook.token') || '';
-$('token').addEventListener('change', () => sessionStorage.setItem('openbook.token', $('token').value));
-$('passage-close').addEventListener('click', () => { $('passage').hidden = true; });
-$('ask-form').addEventListener('submit', (e) => { e.preventDefault(); ask(); });
-$('new-conversation').addEventListener('click', () => { state.conversationId = null; setStatus('New conversation'); });
+function boot() {
+  applyIcons();
+  applyStatic();
+  for (const sel of [$('lang'), $('signin-lang')]) {
+    for (const [code, label] of LANGUAGES) {
+      const o = document.createElement('option');
+      o.value = code;
+      o.textContent = label;
+      sel.append(o);
+    }
+    sel.value = lang();
+    sel.addEventListener('change', () => switchLang(sel.value));
+  }
+  api.whenUnauthorized(() => signOut(t('signin.invalid')));
+  $('signin-form').addEventListener('submit', signIn);
+  $('signout').addEventListener('click', () => signOut());
+  $('new-chat').addEventListener('click', () => {
+    chat.newChat();
+    go('#/');
+  });
+  $('nav-library').addEventListener('click', () => go('#/library'));
+  $('nav-chat').addEventListener('click', () => go(chat.currentId() ? '#/c/' + chat.currentId() : '#/'));
+  $('menu').addEventListener('click', () => drawer(true));
+  $('menu-close').addEventListener('click', () => drawer(false));
+  $('scrim').addEventListener('click', () => drawer(false));
+  $('section-close').addEventListener('click', () => $('section-dialog').close());
+  chat.init({
+    onConversation: (id, isNew) => {
+      if (id && isNew) {
+        history.replaceState(null, '', '#/c/' + encodeURIComponent(id));
+      }
+      sidebar.setActive(id);
+      sidebar.refresh();
+    },
+  });
+  sidebar.init({
+    open: (id) => go('#/c/' + encodeURIComponent(id)),
+    deleted: (id) => {
+      if (chat.currentId() === id) go('#/');
+    },
+  });
+  window.addEventListener('hashchange', route);
+  if (api.token()) start();
+  else showSignIn();
+}
 
-async function ask() {
-  const question = $('question').value.trim();
-  if (!question) return;
-  Object.assign(state, { sources: [], text: '', question, unsupported: new Set() });
-  $('answer-box').hidden = false;
-  $('passage').hidden = true;
-  $('answer').className = '';
-  $('warnings').textContent = '';
-  renderSources();
-  renderAnswer();
-  setStatus('Asking…');
-  $('ask').disabled = true;
+function switchLang(code) {
+  setLang(code);
+  $('lang').value = code;
+  $('signin-lang').value = code;
+  if (me) {
+    showUser();
+    sidebar.refresh();
+    library.init(me.departments);
+    route();
+  }
+}
+
+function showSignIn(message) {
+  me = null;
+  $('app').hidden = true;
+  $('signin').hidden = false;
+  const err = $('signin-error');
+  err.textContent = message || '';
+  err.hidden = !message;
+  $('token').value = '';
+  $('token').focus();
+}
+
+async function signIn(e) {
+  e.preventDefault();
+  const value = $('token').value.trim();
+  if (!value) return;
+  api.setToken(value);
+  $('signin-submit').disabled = true;
   try {
-    // Follow-ups continue the conversation the server issued; it rewrites them before retrieval.
-    const body = { question };
-    if (state.conversationId) body.conversationId = state.conversationId;
-    const k = parseInt($('k').value, 10);
-    if (Number.isInteger(k)) body.k = k;
-    const res = await fetch('v1/ask', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'Accept': 'text/event-stream',
-        'Authorization': 'Bearer ' + $('token').value.trim(),
-      },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) {
-      let msg = res.status + ' ' + res.statusText;
-      try {
-        const err = (await res.json()).error;
-        if (err.field === 'conversationId') state.conversationId = null;
-        msg = err.status + ': ' + err.message + (err.field ? ' (field: ' + err.field + ')' : '');
-      } catch (ignored) { /* not JSON */ }
-      showFailure(msg);
-      return;
-    }
-    await readEvents(res.body, onEvent);
-  } catch (err) {
-    showFailure('Request failed: ' + err.message);
+    await start();
   } finally {
-    $('ask').disabled = false;
+    $('signin-submit').disabled = false;
   }
 }
 
-/** Parses a text/event-stream body: events are separated by a blank line. */
-async function readEvents(stream, handle) {
-  const reader = stream.getReader();
-  // stream: true keeps a multi-byte character split across chunks for the next call.
-  const decoder = new TextDecoder('utf-8');
-  let buf = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    buf += done ? decoder.decode() : decoder.decode(value, { stream: true });
-    buf = buf.replace(/\r\n/g, '\n');
-    let cut;
-    while ((cut = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, cut);
-      buf = buf.slice(cut + 2);
-      let name = 'message';
-      const data = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) name = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (data.length) handle(name, JSON.parse(data.join('\n')));
-    }
-    if (done) return;
+/** Loads who the token belongs to and opens the app, or returns to the sign-in screen. */
+async function start() {
+  try {
+    me = await api.me();
+  } catch (e) {
+    api.setToken(null);
+    showSignIn(e.status === 401 || e.status === 403 ? t('signin.invalid') : t('signin.unreachable'));
+    return;
   }
+  $('signin').hidden = true;
+  $('app').hidden = false;
+  $('token').value = '';
+  showUser();
+  $('nav-library').hidden = !me.writer;
+  if (me.writer) library.init(me.departments || []);
+  await sidebar.refresh();
+  route();
 }
 
-function onEvent(name, data) {
-  if (name === 'sources') {
-    state.sources = data;
-    renderSources();
-    setStatus(data.length ? 'Answering from ' + data.length + ' source(s)…' : 'Checking…');
-  } else if (name === 'delta') {
-    state.text += data.text;
-    renderAnswer();
-  } else if (name === 'final') {
-    state.conversationId = data.conversationId;
-    state.text = data.answer;
-    state.unsupported = new Set(data.diagnostics.unsupportedCitations || []);
-    renderAnswer();
-    const box = $('answer');
-    if (data.status.startsWith('REFUSED')) {
-      box.className = 'refused';
-      setStatus('Refused (' + data.status + ')');
-    } else if (data.status === 'FAILED') {
-      box.className = 'failed';
-      setStatus('Failed: ' + data.diagnostics.reason);
-    } else {
-      setStatus((data.diagnostics.rewrittenQuestion ? 'Asked as “' + data.diagnostics.rewrittenQuestion + '” · ' : '')
-        + 'Answered · ' + data.diagnostics.generator + ' · retrieval '
-        + data.diagnostics.retrievalMillis + ' ms, generation ' + data.diagnostics.generationMillis + ' ms');
-    }
-    const w = [];
-    if (data.diagnostics.partialResults) w.push('Partial results: shard(s) ' + data.diagnostics.missingShards.join(', ') + ' did not answer');
-    if (data.diagnostics.invalidCitations.length) w.push('Removed citations to sources that were not given: ' + data.diagnostics.invalidCitations.join(', '));
-    if (state.unsupported.size) w.push('Citations not supported by their passage: ' + [...state.unsupported].join(', '));
-    if (data.diagnostics.uncitedSentences.length) w.push(data.diagnostics.uncitedSentences.length + ' sentence(s) without citation');
-    $('warnings').textContent = w.join(' · ');
-  }
+function signOut(message) {
+  chat.stop();
+  api.setToken(null);
+  history.replaceState(null, '', '#/');
+  chat.newChat();
+  // Nothing of this user stays on screen for the next one.
+  sidebar.clear();
+  library.clear();
+  $('view-title').textContent = '';
+  showSignIn(message);
 }
 
-/** Renders the answer text with each [n] / [n, m] marker as links to its source. */
-function renderAnswer() {
-  const box = $('answer');
-  box.replaceChildren();
-  const marker = /\[(\d+(?:\s*[,，]\s*\d+)*)\]/g;
-  let last = 0;
-  let m;
-  while ((m = marker.exec(state.text)) !== null) {
-    box.append(state.text.slice(last, m.index));
-    for (const num of m[1].split(/\s*[,，]\s*/).map(Number)) {
-      box.append(citeLink(num));
-    }
-    last = marker.lastIndex;
-  }
-  box.append(state.text.slice(last));
-}
-
-function citeLink(n) {
-  const a = document.createElement('a');
-  a.className = 'cite' + (state.unsupported.has(n) ? ' unsupported' : '');
-  a.href = '#source-' + n;
-  a.textContent = '[' + n + ']';
-  a.dataset.n = String(n);
-  a.addEventListener('click', (e) => { e.preventDefault(); openSource(n); });
-  return a;
-}
-
-function renderSources() {
-  const list = $('sources');
-  list.replaceChildren();
-  for (const s of state.sources) {
+function showUser() {
+  $('user-name').textContent = me.principal || t('common.never');
+  $('user-avatar').textContent = (me.principal || '?').slice(0, 1).toUpperCase();
+  $('user-role').textContent = me.writer ? t('user.writer') : '';
+  $('user-role').hidden = !me.writer;
+  const depts = $('user-depts');
+  depts.replaceChildren();
+  for (const d of me.departments || []) {
     const li = document.createElement('li');
-    li.id = 'source-' + s.n;
-    li.value = s.n;
-    const a = document.createElement('a');
-    a.className = 'cite';
-    a.href = '#source-' + s.n;
-    a.textContent = where(s);
-    a.addEventListener('click', (e) => { e.preventDefault(); openSource(s.n); });
-    li.append(a);
-    list.append(li);
+    li.className = 'chip';
+    li.textContent = d;
+    depts.append(li);
   }
+  $('greeting').textContent = me.principal ? t('chat.greeting', { name: me.principal }) : t('app.tagline');
 }
 
-function where(s) {
-  let w = s.source;
-  if (s.page) w += ' p.' + s.page;
-  if (s.headingPath) w += ' › ' + s.headingPath;
-  return w;
+function go(hash) {
+  drawer(false);
+  if (location.hash === hash) route();
+  else location.hash = hash;
 }
 
-/** Opens the passage of source n: file, heading path or page, and the text with question terms marked. */
-function openSource(n) {
-  const s = state.sources.find((x) => x.n === n);
-  if (!s) return;
-  $('passage-title').textContent = '[' + n + '] ' + s.source;
-  $('passage-where').textContent = (s.headingPath || '') + (s.page ? ' · page ' + s.page : '') + ' · ' + s.dept;
-  const box = $('passage-text');
-  box.replaceChildren();
-  const uniq = [...queryTerms(state.question)].sort((a, b) => b.length - a.length)
-    .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  if (!uniq.length) {
-    box.textContent = s.text;
-  } else {
-    const re = new RegExp('(' + uniq.join('|') + ')', 'giu');
-    let last = 0;
-    let m;
-    while ((m = re.exec(s.text)) !== null) {
-      box.append(s.text.slice(last, m.index));
-      const mark = document.createElement('mark');
-      mark.textContent = m[0];
-      box.append(mark);
-      last = re.lastIndex;
-    }
-    box.append(s.text.slice(last));
+async function route() {
+  if (!me) return;
+  const h = location.hash;
+  const lib = h === '#/library' && me.writer;
+  $('chat-view').hidden = lib;
+  $('library-view').hidden = !lib;
+  $('nav-library').classList.toggle('active', lib);
+  $('nav-library').toggleAttribute('aria-current', lib);
+  $('view-title').textContent = lib ? t('lib.title') : t('nav.newChat');
+  if (lib) {
+    sidebar.setActive(null);
+    await library.refresh();
+    return;
   }
-  $('passage').hidden = false;
-}
-
-/** Terms to mark in a passage: words of 3+ letters/digits, and every Han character bigram. */
-function queryTerms(question) {
-  const out = new Set();
-  for (const word of question.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) || []) {
-    for (const run of word.split(/(\p{Script=Han}+)/u)) {
-      if (/^\p{Script=Han}+$/u.test(run)) {
-        for (let i = 0; i + 2 <= run.length; i++) out.add(run.slice(i, i + 2));
-      } else if (run.length >= 3) {
-        out.add(run);
-      }
-    }
+  const m = /^#\/c\/(.+)$/.exec(h);
+  const id = m ? decodeURIComponent(m[1]) : null;
+  sidebar.setActive(id);
+  if (!id) {
+    if (chat.currentId() !== null) chat.newChat();
+    return;
   }
-  return out;
+  if (chat.currentId() === id && document.querySelector('#turns .exchange')) return;
+  const conv = await chat.open(id);
+  if (!conv && chat.currentId() === null) history.replaceState(null, '', '#/');
+  else if (conv) $('view-title').textContent = conv.title || t('conv.untitled');
 }
 
-function showFailure(msg) {
-  $('answer').className = 'failed';
-  $('answer').textContent = msg;
-  setStatus('Error');
+function drawer(open) {
+  document.body.classList.toggle('drawer-open', open);
+  $('scrim').hidden = !open;
 }
 
-function setStatus(text) {
-  $('status').textContent = text;
-}
+boot();

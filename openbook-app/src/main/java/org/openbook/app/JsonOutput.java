@@ -11,6 +11,7 @@ import org.openbook.answer.Answer;
 import org.openbook.answer.Citation;
 import org.openbook.answer.Source;
 import org.openbook.chunk.Chunk;
+import org.openbook.engine.corpus.Corpus;
 import org.openbook.ingest.IngestReport;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Query;
@@ -149,6 +150,7 @@ public final class JsonOutput {
     n.put("rank", rank);
     n.put("chunkId", c.id());
     n.put("source", c.source());
+    n.put("title", Corpus.titleOf(c.meta().get("title"), c.source()));
     n.put("dept", c.dept());
     n.put("headingPath", c.headingLabel());
     if (c.page() > 0) {
@@ -167,6 +169,61 @@ public final class JsonOutput {
     putScore(n, "rerankScore", h.rerankScore());
     putRank(n, "rerankRank", h.rerankRank());
     return n;
+  }
+
+  /**
+   * A stored (not freshly retrieved) passage as a source object: the fields of a hit without
+   * scores and ranks, plus {@code n}; e.g. the cited passages of a stored conversation turn.
+   */
+  public static ObjectNode chunkSource(int n, Chunk c) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("n", n);
+    o.put("chunkId", c.id());
+    o.put("source", c.source());
+    o.put("title", Corpus.titleOf(c.meta().get("title"), c.source()));
+    o.put("dept", c.dept());
+    o.put("headingPath", c.headingLabel());
+    if (c.page() > 0) {
+      o.put("page", c.page());
+    } else {
+      o.putNull("page");
+    }
+    o.put("text", c.raw());
+    return o;
+  }
+
+  /**
+   * The object of {@link #ingest(IngestReport, long)} restricted to {@code sources} (an upload's
+   * own files): {@code added}, {@code updated}, {@code removed} counts and one {@code files} entry
+   * per source ({@code source}, {@code chunks}, {@code status}: added|updated|unchanged|skipped,
+   * {@code reason} when skipped).
+   */
+  public static ObjectNode uploadResult(IngestReport r, List<String> sources, long totalChunks) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("added", r.added());
+    root.put("updated", r.updated());
+    root.put("removed", r.removed().size());
+    root.put("totalChunks", totalChunks);
+    root.put("millis", r.millis());
+    ArrayNode files = root.putArray("files");
+    for (String source : sources) {
+      ObjectNode f = files.addObject();
+      f.put("source", source);
+      var indexed = r.indexed().stream().filter(x -> x.source().equals(source)).findFirst();
+      var skipped = r.skipped().stream().filter(x -> x.source().equals(source)).findFirst();
+      if (indexed.isPresent()) {
+        f.put("chunks", indexed.get().chunks());
+        f.put("status", indexed.get().updated() ? "updated" : "added");
+      } else if (skipped.isPresent()) {
+        f.put("chunks", 0);
+        f.put("status", "skipped");
+        f.put("reason", skipped.get().reason());
+      } else {
+        f.putNull("chunks");
+        f.put("status", "unchanged");
+      }
+    }
+    return root;
   }
 
   private static void putRank(ObjectNode n, String field, int rank) {

@@ -256,7 +256,7 @@ public final class StructuredChunker implements Chunker {
         meta.put(PAGE_END, Integer.toString(pageEnd));
       }
       int ordinal = chunks.size();
-      chunks.add(new Chunk(doc.id() + "#" + ordinal, doc.id(), ordinal, raw,
+      chunks.add(new Chunk(ChunkIds.of(doc.id(), ordinal), doc.id(), ordinal, raw,
           embedText(p.prefix(), p.insert(), raw), p.headingPath(), page, t.start(), t.end(),
           meta));
     }

@@ -46,13 +46,19 @@ public interface ChunkStore extends Closeable {
         throws IOException;
   }
 
-  /** Lists the documents in the index, for incremental ingest. */
+  /** Lists the documents in the index: for incremental ingest and the document library. */
   interface DocumentCatalog {
     /**
      * Every document id in the committed index mapped to the content hash its chunks were built
      * from (the {@code contentHash} chunk metadata; empty string when absent).
      */
     java.util.Map<String, String> documentHashes() throws IOException;
+
+    /**
+     * Every document of the committed index with its department, title, chunk count and content
+     * hash, sorted by source. Department and title are those of the document's first chunk.
+     */
+    List<DocumentEntry> documents() throws IOException;
   }
 
   /** Writing: add, delete by document, commit. */

@@ -112,8 +112,67 @@ public final class Indexer {
 
     List<IngestReport.IndexedFile> indexed = new ArrayList<>();
     List<String> unchanged = new ArrayList<>();
+    int written = indexEach(walk.files(), known, run, indexed, unchanged, skipped, removed);
+    run.commit();
+    removed.sort(null);
+    return new IngestReport(indexed, unchanged, removed, skipped, written,
+        (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * Ingests only {@code files} (each a regular file under {@code root}) and commits; no other
+   * source is read, hashed or removed, so the cost is that of the given files alone (an upload).
+   * A given file that no longer exists loses its chunks.
+   *
+   * @param files files to (re)index; paths under {@code root}
+   * @return what happened to each given file ({@code filesSeen} = {@code files.size()})
+   * @throws IllegalArgumentException naming the file when one is not under {@code root}
+   * @throws IOException if the index cannot be written
+   */
+  public IngestReport ingestFiles(Path root, List<Path> files, ChunkWriter writer,
+      DocumentCatalog catalog, IngestListener listener) throws IOException {
+    long t0 = System.nanoTime();
+    Path base = root.toAbsolutePath().normalize();
+    List<CorpusFile> present = new ArrayList<>();
+    List<String> gone = new ArrayList<>();
+    for (Path f : files) {
+      Path abs = f.toAbsolutePath().normalize();
+      if (!abs.startsWith(base) || abs.equals(base)) {
+        throw new IllegalArgumentException("file " + f + " is not under the corpus root " + root);
+      }
+      String source = CorpusWalker.sourceOf(base, abs);
+      if (java.nio.file.Files.isRegularFile(abs)) {
+        present.add(new CorpusFile(abs, source));
+      } else {
+        gone.add(source);
+      }
+    }
+    Map<String, String> known = new HashMap<>(catalog.documentHashes());
+    listener.started(present.size());
+    Run run = new Run(writer, listener);
+    List<String> removed = new ArrayList<>();
+    for (String source : gone) {
+      if (known.containsKey(source)) {
+        run.delete(source);
+        removed.add(source);
+      }
+    }
+    List<IngestReport.IndexedFile> indexed = new ArrayList<>();
+    List<String> unchanged = new ArrayList<>();
+    List<IngestReport.SkippedFile> skipped = new ArrayList<>();
+    int written = indexEach(present, known, run, indexed, unchanged, skipped, removed);
+    run.commit();
+    removed.sort(null);
+    return new IngestReport(indexed, unchanged, removed, skipped, written,
+        (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /** Indexes {@code files} in order, adding each outcome to the lists; returns chunks written. */
+  private int indexEach(List<CorpusFile> files, Map<String, String> known, Run run,
+      List<IngestReport.IndexedFile> indexed, List<String> unchanged,
+      List<IngestReport.SkippedFile> skipped, List<String> removed) throws IOException {
     int written = 0;
-    for (CorpusFile file : walk.files()) {
+    for (CorpusFile file : files) {
       String source = file.source();
       try {
         Outcome o = process(file, known.get(source));
@@ -141,13 +200,10 @@ public final class Indexer {
         indexed.add(new IngestReport.IndexedFile(
             source, o.chunks().size(), known.containsKey(source), o.warnings()));
       } finally {
-        listener.fileDone(source);
+        run.listener.fileDone(source);
       }
     }
-    run.commit();
-    removed.sort(null);
-    return new IngestReport(indexed, unchanged, removed, skipped, written,
-        (System.nanoTime() - t0) / 1_000_000);
+    return written;
   }
 
   /**

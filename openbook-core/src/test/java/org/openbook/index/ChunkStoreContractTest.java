@@ -649,4 +649,39 @@ public abstract class ChunkStoreContractTest {
         "fin/travel.md", "sha-fin/travel.md",
         "misc/notes.txt", ""));
   }
+
+  @Test
+  void should_list_each_document_with_dept_title_chunk_count_and_hash() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+
+    assertThat(s.catalog().documents()).containsExactly(
+        new DocumentEntry("fin/travel.md", "finance", "travel.md", 1, "sha-fin/travel.md"),
+        new DocumentEntry("hr/leave.md", "hr", "leave.md", 2, "sha-hr/leave.md"),
+        new DocumentEntry("it/printer.md", "public", "printer.md", 1, "sha-it/printer.md"),
+        new DocumentEntry("it/vpn.md", "public", "vpn.md", 1, "sha-it/vpn.md"),
+        new DocumentEntry("misc/notes.txt", "public", "notes.txt", 1, ""),
+        new DocumentEntry("ops/backup.md", "public", "backup.md", 1, "sha-ops/backup.md"));
+  }
+
+  @Test
+  void should_count_only_the_new_chunks_after_replacing_and_drop_deleted_documents()
+      throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    List<Chunk> three = List.of(
+        chunk("it/vpn.md", 0, "it", "第一段"), chunk("it/vpn.md", 1, "it", "第二段"),
+        chunk("it/vpn.md", 2, "it", "第三段"));
+    s.writer().replaceDocument("it/vpn.md", embedded(three));
+    s.writer().replaceDocument("hr/leave.md",
+        embedded(List.of(chunk("hr/leave.md", 0, "hr", "只剩一段"))));
+    s.writer().deleteDocument("fin/travel.md");
+    s.writer().commit();
+
+    assertThat(s.catalog().documents()).extracting(DocumentEntry::source, DocumentEntry::dept,
+        DocumentEntry::chunks).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("hr/leave.md", "hr", 1),
+        org.assertj.core.groups.Tuple.tuple("it/printer.md", "public", 1),
+        org.assertj.core.groups.Tuple.tuple("it/vpn.md", "it", 3),
+        org.assertj.core.groups.Tuple.tuple("misc/notes.txt", "public", 1),
+        org.assertj.core.groups.Tuple.tuple("ops/backup.md", "public", 1));
+  }
 }

@@ -57,6 +57,15 @@ class IndexerTest {
       committed.forEach((id, cs) -> out.put(id, cs.get(0).chunk().meta().get("contentHash")));
       return out;
     }
+
+    @Override
+    public List<org.openbook.index.DocumentEntry> documents() {
+      List<org.openbook.index.DocumentEntry> out = new ArrayList<>();
+      committed.forEach((id, cs) -> out.add(new org.openbook.index.DocumentEntry(id,
+          cs.get(0).chunk().dept(), cs.get(0).chunk().meta().getOrDefault("title", ""),
+          cs.size(), cs.get(0).chunk().meta().getOrDefault("contentHash", ""))));
+      return out;
+    }
   }
 
   private IngestReport ingest(IngestOptions options) throws IOException {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.openbook.analysis.OpenBookAnalysis;
@@ -226,6 +227,24 @@ public final class OpenBook implements Closeable {
    * @throws IOException              if the folder cannot be walked or the index written
    */
   public IngestReport ingest(Path root, IngestListener listener) throws IOException {
+    return runIngest(root, null, listener);
+  }
+
+  /**
+   * Ingests only {@code files} (paths under {@code root}) and commits: other sources are neither
+   * read nor removed (see {@link Indexer#ingestFiles}), so the cost is that of those files.
+   *
+   * @throws IllegalStateException    if this instance was built in {@link Mode#READ}
+   * @throws IllegalArgumentException naming a file that is not under {@code root}
+   */
+  public IngestReport ingest(Path root, List<Path> files, IngestListener listener)
+      throws IOException {
+    return runIngest(root, List.copyOf(files), listener);
+  }
+
+  /** Ingests {@code files} under {@code root}, or the whole folder when {@code files} is null. */
+  private IngestReport runIngest(Path root, List<Path> files, IngestListener listener)
+      throws IOException {
     if (cache == null) {
       throw new IllegalStateException("this OpenBook was opened read-only; build it with"
           + " mode(WRITE) or mode(RESET) to ingest");
@@ -239,7 +258,8 @@ public final class OpenBook implements Closeable {
     IngestOptions options = new IngestOptions(in.maxChunksPerDocument(), in.commitEvery(), cache);
     Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), in.maxFileBytes()),
         chunker, embedder, options);
-    return indexer.ingest(root, store, store, listener);
+    return files == null ? indexer.ingest(root, store, store, listener)
+        : indexer.ingestFiles(root, files, store, store, listener);
   }
 
   /** {@link #ingest(Path, IngestListener)} without progress callbacks. */

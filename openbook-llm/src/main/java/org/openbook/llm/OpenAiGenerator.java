@@ -112,12 +112,18 @@ public final class OpenAiGenerator implements Generator {
       if (e.error() != null) {
         throw failure(e.error());
       }
-      if (e.done()) {
-        emit(buffer.flush(), text, onText);
-        return text.toString();
-      }
-      if (e.piece() != null) {
-        emit(buffer.push(e.piece()), text, onText);
+      try {
+        if (e.done()) {
+          emit(buffer.flush(), text, onText);
+          return text.toString();
+        }
+        if (e.piece() != null) {
+          emit(buffer.push(e.piece()), text, onText);
+        }
+      } catch (RuntimeException listenerFailed) {
+        // the consumer is gone (e.g. the HTTP client disconnected): stop paying for tokens
+        cancel(handle.get());
+        throw listenerFailed;
       }
     }
   }

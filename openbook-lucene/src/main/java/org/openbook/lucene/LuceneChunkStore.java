@@ -39,6 +39,7 @@ import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.DocumentEntry;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.index.IndexStore;
@@ -291,6 +292,17 @@ public final class LuceneChunkStore
     IndexSearcher s = searchers.acquire();
     try {
       return Collections.unmodifiableMap(IndexStats.contentHashes(s.getIndexReader()));
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /** {@inheritDoc} Read from the last commit's stored chunk metadata. */
+  @Override
+  public List<DocumentEntry> documents() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return List.copyOf(IndexStats.documents(s.getIndexReader()));
     } finally {
       searchers.release(s);
     }

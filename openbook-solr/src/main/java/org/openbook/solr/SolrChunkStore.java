@@ -25,6 +25,7 @@ import org.openbook.analysis.QueryTerms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
+import org.openbook.index.DocumentEntry;
 import org.openbook.index.EmbeddedChunk;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
@@ -458,6 +459,44 @@ public final class SolrChunkStore
       }
       cursor = r.getNextCursorMark();
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One pass over the chunks (cursor-paged, stored fields only): department, title and hash
+   * from each document's first chunk seen, the chunk count by counting.
+   */
+  @Override
+  public List<DocumentEntry> documents() throws IOException {
+    Map<String, DocumentEntry> docs = new java.util.TreeMap<>();
+    SolrQuery q = new SolrQuery("*:*")
+        .addFilterQuery(CHUNKS_ONLY)
+        .setFields(SolrFields.ID, SolrFields.DOC_ID, SolrFields.CONTENT_HASH, SolrFields.DEPT,
+            SolrFields.META_JSON)
+        .setSort(SolrFields.ID, SolrQuery.ORDER.asc)
+        .setRows(CURSOR_PAGE);
+    String cursor = CursorMarkParams.CURSOR_MARK_START;
+    while (true) {
+      q.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
+      QueryResponse r = query("list documents", q, false);
+      for (SolrDocument d : r.getResults()) {
+        String docId = (String) d.getFirstValue(SolrFields.DOC_ID);
+        docs.merge(docId, entry(docId, d), (a, b) -> new DocumentEntry(a.source(), a.dept(),
+            a.title(), a.chunks() + 1, a.contentHash()));
+      }
+      if (cursor.equals(r.getNextCursorMark())) {
+        return new ArrayList<>(docs.values());
+      }
+      cursor = r.getNextCursorMark();
+    }
+  }
+
+  private static DocumentEntry entry(String docId, SolrDocument d) {
+    Object hash = d.getFirstValue(SolrFields.CONTENT_HASH);
+    Object dept = d.getFirstValue(SolrFields.DEPT);
+    return new DocumentEntry(docId, dept == null ? "public" : (String) dept,
+        SolrFields.meta(d).getOrDefault("title", ""), 1, hash == null ? "" : (String) hash);
   }
 
   /**

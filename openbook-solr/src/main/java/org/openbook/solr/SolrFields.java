@@ -172,16 +172,24 @@ final class SolrFields {
     List<String> headingPath = headings == null
         ? List.of() : headings.stream().map(Object::toString).toList();
     String id = (String) d.getFirstValue(ID);
-    Map<String, String> meta;
-    try {
-      meta = JSON.readValue((String) d.getFirstValue(META_JSON), STRING_MAP);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new IllegalStateException("chunk " + id + ": field " + META_JSON
-          + " is not a JSON object of strings: " + e.getMessage(), e);
-    }
+    Map<String, String> meta = meta(d);
     return new Chunk(id, (String) d.getFirstValue(DOC_ID), intField(d, ORDINAL),
         (String) d.getFirstValue(RAW), (String) d.getFirstValue(EMBED_TEXT), headingPath,
         intField(d, PAGE), intField(d, START_OFFSET), intField(d, END_OFFSET), meta);
+  }
+
+  /**
+   * The chunk metadata stored in {@code d}'s {@link #META_JSON}.
+   *
+   * @throws IllegalStateException naming the chunk when the field is not a JSON object of strings
+   */
+  static Map<String, String> meta(SolrDocument d) {
+    try {
+      return JSON.readValue((String) d.getFirstValue(META_JSON), STRING_MAP);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new IllegalStateException("chunk " + d.getFirstValue(ID) + ": field " + META_JSON
+          + " is not a JSON object of strings: " + e.getMessage(), e);
+    }
   }
 
   /** The manifest document; its counts are not stored (they are counted when asked). */

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * A request the server refuses, answered as {@code {"error": {"status", "field", "message"}}}.
+ * A request the server refuses, answered as {@code {"error": {"status", "field", "message",
+ * "requestId"}}}.
  * {@code field} names the offending request field (JSON pointer-like, e.g. {@code k},
  * {@code files[1]}, {@code Authorization}) or is {@code null} when no single field is at fault.
  */
@@ -38,8 +39,13 @@ public final class ApiException extends RuntimeException {
     return field;
   }
 
-  /** The JSON error body. */
+  /** The JSON error body without a request id. */
   public String toJson() {
+    return toJson(null);
+  }
+
+  /** The JSON error body, {@code requestId} included when not null. */
+  public String toJson(String requestId) {
     ObjectNode root = JSON.createObjectNode();
     ObjectNode error = root.putObject("error");
     error.put("status", status);
@@ -49,6 +55,9 @@ public final class ApiException extends RuntimeException {
       error.put("field", field);
     }
     error.put("message", getMessage());
+    if (requestId != null) {
+      error.put("requestId", requestId);
+    }
     return root.toString();
   }
 }

