@@ -49,7 +49,9 @@ public final class HybridRetriever implements Retriever {
     List<ScoredChunk> s = mode == Mode.DENSE
         ? List.of()
         : sparse.searchSparse(query.text(), query.fetchK(), filter);
-    List<Hit> fused = fusion.fuse(d, s);
+    double sparseMax = mode == Mode.HYBRID && !s.isEmpty()
+        ? sparse.maxSparseScore(query.text()) : Double.NaN;
+    List<Hit> fused = fusion.fuse(d, s, sparseMax);
     List<Hit> top = fused.size() <= query.topK() ? fused : fused.subList(0, query.topK());
     double best = d.isEmpty() ? Double.NaN : d.get(0).score();
     return new Retrieval(top, best, d.size(), s.size());

@@ -77,13 +77,14 @@ class OpenBookAnalysisTest {
         "zlib.h 8.1.4 8.1.4.1 E-101 LX-78 2025-03-15 v1.2.3 user.name utf8"))
         .containsExactly(
             "zlib.h", "8.1.4", "8.1.4.1", "e-101", "lx-78", "2025-03-15", "v1.2.3", "user.name",
-            "utf8");
+            // a name built from two words also gives its parts (stacked on the whole)
+            "user", "name", "utf8");
   }
 
   @Test
   void should_split_a_compiler_flag_at_equals_and_drop_leading_punctuation() {
     assertThat(bigram.tokenize("-DZLIB_ROOT=/opt/zlib-1.3"))
-        .containsExactly("dzlib_root", "opt/zlib-1.3");
+        .containsExactly("dzlib_root", "dzlib", "root", "opt/zlib-1.3", "opt", "zlib-1.3", "zlib");
   }
 
   @Test
@@ -101,8 +102,9 @@ class OpenBookAnalysisTest {
 
   @Test
   void should_never_stem_identifiers() {
+    // The whole identifier is kept as written; its word parts are words and stemmed as such.
     assertThat(bigram.tokenize("running.log ERRORS_1 backups-v2")).containsExactly(
-        "running.log", "errors_1", "backups-v2");
+        "running.log", "run", "log", "errors_1", "backups-v2");
   }
 
   @Test
@@ -111,9 +113,10 @@ class OpenBookAnalysisTest {
   }
 
   @Test
-  void should_tokenise_traditional_chinese_like_simplified() {
+  void should_fold_traditional_chinese_to_simplified() {
     assertThat(bigram.tokenize("臺灣的電腦系統")).containsExactly(
-        "臺灣", "灣的", "的電", "電腦", "腦系", "系統");
+        "台湾", "湾的", "的电", "电脑", "脑系", "系统");
+    assertThat(bigram.tokenize("臺灣的電腦系統")).isEqualTo(bigram.tokenize("台湾的电脑系统"));
   }
 
   @Test
@@ -154,11 +157,11 @@ class OpenBookAnalysisTest {
 
   @Test
   void should_name_each_strategy_with_a_stable_id_and_resolve_it_back() {
-    assertThat(bigram.id()).isEqualTo("openbook-cjk_bigram-v1");
+    assertThat(bigram.id()).isEqualTo("openbook-cjk_bigram-v2");
     assertThat(OpenBookAnalysis.of(Strategy.UNIGRAM_BIGRAM).id())
-        .isEqualTo("openbook-unigram_bigram-v1");
-    assertThat(OpenBookAnalysis.of(Strategy.SMARTCN).id()).isEqualTo("openbook-smartcn-v1");
-    assertThat(OpenBookAnalysis.forId("openbook-smartcn-v1").strategy())
+        .isEqualTo("openbook-unigram_bigram-v2");
+    assertThat(OpenBookAnalysis.of(Strategy.SMARTCN).id()).isEqualTo("openbook-smartcn-v2");
+    assertThat(OpenBookAnalysis.forId("openbook-smartcn-v2").strategy())
         .isEqualTo(Strategy.SMARTCN);
   }
 
@@ -167,7 +170,10 @@ class OpenBookAnalysisTest {
     assertThatThrownBy(() -> OpenBookAnalysis.forId("standard"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'standard'")
-        .hasMessageContaining("openbook-cjk_bigram-v1");
+        .hasMessageContaining("openbook-cjk_bigram-v2");
+    // Indexes built with the v1 tokens (before normalisation and identifier parts) are refused.
+    assertThatThrownBy(() -> OpenBookAnalysis.forId("openbook-cjk_bigram-v1"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
