@@ -12,7 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The one normalisation step before analysis, applied to documents and questions alike, with a
  * map from every output char back to the original text, so token offsets (and the text quoted to
- * users) still refer to the text the caller gave. In this order, per original character:
+ * users) still refer to the text the caller gave; a removed character counts as part of the char
+ * before it. In this order, per original character:
  * <ol>
  *   <li><b>Line-break de-hyphenation</b> (English text from PDFs): a hyphen ({@code -}, U+2010 or
  *       the soft hyphen U+00AD) that ends a line between two letter runs is removed together with
@@ -83,6 +84,11 @@ public final class NormalizedText {
         i += Character.charCount(Character.codePointAt(original, i));
       }
       String normalized = normalizeGroup(original, groupStart, i, dropped, foldTraditional);
+      if (normalized.isEmpty() && out.length() > 0) {
+        // A removed character belongs to the char before it, so offsets stay contiguous and
+        // Lucene's CJKBigramFilter still pairs 工 and 单 around an invisible 工\u200B单.
+        ends[out.length() - 1] = i;
+      }
       int needed = out.length() + normalized.length();
       if (needed > starts.length) {
         int grown = Math.max(needed, starts.length * 2);

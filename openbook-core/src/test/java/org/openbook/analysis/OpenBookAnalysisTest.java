@@ -93,6 +93,47 @@ class OpenBookAnalysisTest {
         .containsExactly("includ", "zlib.h", "see", "v1.2.3", "done");
   }
 
+  // R33: a dotted class name, a URL path and a file path are indexed whole and by their parts.
+  @Test
+  void should_index_compound_identifiers_whole_and_by_their_parts() {
+    assertThat(bigram.tokenize("com.acme.billing.InvoiceSyncService")).containsExactly(
+        "com.acme.billing.invoicesyncservice", "com", "acm", "bill", "invoicesyncservic",
+        "invoic", "sync", "servic");
+    assertThat(bigram.tokenize("/api/v2/orders/export")).containsExactly(
+        "api/v2/orders/export", "api", "v2", "order", "export");
+    assertThat(bigram.tokenize("conf/sync-worker.yaml")).containsExactly(
+        "conf/sync-worker.yaml", "conf", "sync-worker.yaml", "sync", "worker", "yaml");
+  }
+
+  // Same kind, constructed: snake_case, CamelCase with an acronym, a Windows-style module path.
+  @Test
+  void should_split_snake_case_and_camel_case_with_acronyms() {
+    assertThat(bigram.tokenize("max_retry_count HTTPServerConfig")).containsExactly(
+        "max_retry_count", "max", "retri", "count", "httpserverconfig", "http", "server",
+        "config");
+    assertThat(bigram.tokenize("org.springframework.boot:spring-boot-starter")).containsExactly(
+        "org.springframework.boot:spring-boot-starter", "org.springframework.boot", "org",
+        "springframework", "boot", "spring-boot-starter", "spring", "boot", "starter");
+  }
+
+  @Test
+  void should_stack_parts_on_the_whole_identifier_and_flag_them() throws Exception {
+    List<TextAnalysis.Token> tokens = bigram.analyze("见 com.acme.Foo 类");
+
+    assertThat(tokens).extracting(TextAnalysis.Token::term)
+        .containsExactly("见", "com.acme.foo", "com", "acm", "foo", "类");
+    assertThat(tokens).extracting(TextAnalysis.Token::part)
+        .containsExactly(false, false, true, true, true, false);
+    assertThat(positions("见 com.acme.Foo 类")).containsExactly(0, 1, 1, 1, 1, 2);
+  }
+
+  @Test
+  void should_not_split_codes_that_are_not_built_from_words() {
+    assertThat(bigram.tokenize("ERR_4517 ZQ-7781 zlib.h v1.2.3 backups-v2 IPv6 iPhone"))
+        .containsExactly("err_4517", "zq-7781", "zlib.h", "v1.2.3", "backups-v2", "ipv6",
+            "iphon");
+  }
+
   @Test
   void should_lowercase_drop_stop_words_and_stem_english_words() {
     assertThat(bigram.tokenize("Backups running nightly")).containsExactly(
@@ -217,6 +258,22 @@ class OpenBookAnalysisTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private List<Integer> positions(String text) throws Exception {
+    List<Integer> out = new ArrayList<>();
+    try (Analyzer a = bigram.analyzer(); TokenStream ts = a.tokenStream("text", text)) {
+      var inc = ts.addAttribute(
+          org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute.class);
+      ts.reset();
+      int pos = -1;
+      while (ts.incrementToken()) {
+        pos += inc.getPositionIncrement();
+        out.add(pos);
+      }
+      ts.end();
+    }
+    return out;
   }
 
   private List<List<Integer>> offsets(String text) throws Exception {
