@@ -54,7 +54,7 @@ public final class OpenBook implements Closeable {
    * of R@1 of the best weight on CMRC 2018, DRCD, XQuAD zh and XQuAD en (docs/BENCHMARKS.md,
    * "Fusion comparison"); equal weights lose 2.6 (DRCD) and 7.1 (XQuAD en) points of R@1.
    */
-  public static final MinMaxFusion DEFAULT_MINMAX = new MinMaxFusion(0.3, 0.7);
+  public static final MinMaxFusion DEFAULT_MINMAX = new MinMaxFusion(0.3, 0.7, 0, 0.2);
   /** Hits returned when neither {@code -k} nor the config says. */
   public static final int DEFAULT_TOP_K = 5;
 
@@ -199,7 +199,9 @@ public final class OpenBook implements Closeable {
           r.sparseWeight() == null ? 1.0 : r.sparseWeight());
       case "minmax" -> new MinMaxFusion(
           r.denseWeight() == null ? DEFAULT_MINMAX.denseWeight() : r.denseWeight(),
-          r.sparseWeight() == null ? DEFAULT_MINMAX.sparseWeight() : r.sparseWeight());
+          r.sparseWeight() == null ? DEFAULT_MINMAX.sparseWeight() : r.sparseWeight(),
+          r.denseMinSpread() == null ? DEFAULT_MINMAX.denseMinSpread() : r.denseMinSpread(),
+          r.sparseMinShare() == null ? DEFAULT_MINMAX.sparseMinShare() : r.sparseMinShare());
       default -> throw new IllegalArgumentException(
           "retrieval.fusion must be 'rrf' or 'minmax', got '" + name + "'");
     };

@@ -35,7 +35,7 @@ public record OpenBookConfig(
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
     chunking = chunking == null ? new Chunking(null, null, null) : chunking;
-    retrieval = retrieval == null ? new Retrieval(null, null, null, null, null, null) : retrieval;
+    retrieval = retrieval == null ? new Retrieval(null, null, null, null, null, null, null, null) : retrieval;
     gate = gate == null ? new Gate(null) : gate;
     ingest = ingest == null ? new Ingest(null, null, null) : ingest;
     llm = llm == null ? new Llm(null, null, null, null) : llm;
@@ -89,10 +89,14 @@ public record OpenBookConfig(
    * @param sparseWeight RRF weight of the BM25 route (default 1.0)
    * @param fusion       {@code rrf} or {@code minmax} (normalised-score fusion); see
    *                     docs/BENCHMARKS.md for the measurement behind the default
+   * @param denseMinSpread min-max only: least width of the dense route's scale, in cosine
+   *                     units (see {@link org.openbook.retrieve.MinMaxFusion})
+   * @param sparseMinShare min-max only: least width of the BM25 route's scale, as a share of the
+   *                     query's maximum attainable BM25 score
    */
   public record Retrieval(
       Integer topK, Integer fetchK, Double rrfK, Double denseWeight, Double sparseWeight,
-      String fusion) {
+      String fusion, Double denseMinSpread, Double sparseMinShare) {
     public int topKOr(int dflt) {
       return topK == null ? dflt : topK;
     }
