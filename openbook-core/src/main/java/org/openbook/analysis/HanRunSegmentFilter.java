@@ -57,8 +57,9 @@ final class HanRunSegmentFilter extends TokenFilter {
     Word w = pending.poll();
     restoreState(runState);
     termAtt.setEmpty().append(w.term());
-    // NFKC rarely changes a Han char's length (only supplementary compatibility ideographs), so
-    // run-relative offsets add up; clamping keeps them inside the run when it does.
+    // Normalisation rarely changes a Han char's length (supplementary compatibility ideographs,
+    // a few Traditional forms), so run-relative offsets add up; clamping keeps them inside the
+    // run when it does.
     offsetAtt.setOffset(
         Math.min(runStart + w.start(), runEnd), Math.min(runStart + w.end(), runEnd));
     typeAtt.setType(HAN_WORD);

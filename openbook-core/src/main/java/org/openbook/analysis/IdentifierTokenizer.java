@@ -7,13 +7,15 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.KeywordAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
  * Tokenizer for mixed Chinese/English text that keeps identifiers whole.
  *
- * <p>The input is NFKC-normalised first (full-width {@code ＥＲＲ＿４５１７} reads as {@code
- * ERR_4517}). Then:
+ * <p>The input goes through {@link NormalizedText} first (NFKC width folding, invisible characters
+ * removed, line-break hyphens resolved, Traditional Han folded to Simplified; full-width {@code
+ * ＥＲＲ＿４５１７} reads as {@code ERR_4517}). Then:
  * <ul>
  *   <li>a run of letters/digits joined by single connectors {@code - _ . / :} is one token; it is
  *       an {@link #IDENTIFIER} if it has a connector or mixes letters and digits ({@code ERR_4517},
@@ -27,6 +29,9 @@ import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
  *       is one {@link #HAN_RUN} token;</li>
  *   <li>everything else (spaces, punctuation, symbols) separates tokens.</li>
  * </ul>
+ * An identifier or CamelCase word built from words is followed by its parts ({@link
+ * IdentifierParts}), stacked at its position (position increment 0), typed {@link #WORD_PART} or
+ * {@link #IDENTIFIER_PART}.
  * Terms keep their case (a lower-case filter follows). Only pure-letter words have {@link
  * KeywordAttribute#isKeyword()} false, so stemmers never touch identifiers, numbers or CJK text.
  * Offsets point into the original (unnormalised) input.
@@ -48,12 +53,18 @@ public final class IdentifierTokenizer extends Tokenizer {
   public static final String KATAKANA = StandardTokenizer.TOKEN_TYPES[StandardTokenizer.KATAKANA];
   /** A whole run of Han characters, for a word segmenter to split. */
   public static final String HAN_RUN = "<HAN_RUN>";
+  /** A letters-only part of a compound identifier, stacked on it; stemmed like a word. */
+  public static final String WORD_PART = IdentifierParts.WORD_PART;
+  /** A part with digits or connectors of a compound identifier, stacked on it. */
+  public static final String IDENTIFIER_PART = IdentifierParts.IDENTIFIER_PART;
 
   private final boolean hanRuns;
   private final CharTermAttribute termAtt = addAttribute(CharTermAttribute.class);
   private final OffsetAttribute offsetAtt = addAttribute(OffsetAttribute.class);
   private final TypeAttribute typeAtt = addAttribute(TypeAttribute.class);
   private final KeywordAttribute keywordAtt = addAttribute(KeywordAttribute.class);
+  private final PositionIncrementAttribute posIncAtt =
+      addAttribute(PositionIncrementAttribute.class);
   private final StringBuilder original = new StringBuilder();
   private final char[] readBuffer = new char[4096];
   private NormalizedText normalized;
@@ -78,7 +89,7 @@ public final class IdentifierTokenizer extends Tokenizer {
       original.append(readBuffer, 0, read);
     }
     normalized = NormalizedText.of(original);
-    spans = TokenScanner.scan(normalized.text, hanRuns);
+    spans = TokenScanner.scan(normalized.text(), hanRuns);
     next = 0;
     finalOffset = correctOffset(original.length());
   }
@@ -95,7 +106,9 @@ public final class IdentifierTokenizer extends Tokenizer {
         correctOffset(normalized.originalStart(span.start())),
         correctOffset(normalized.originalEnd(span.end())));
     typeAtt.setType(span.type());
-    keywordAtt.setKeyword(!(WORD.equals(span.type()) && isAsciiWord(span.term())));
+    posIncAtt.setPositionIncrement(span.stacked() ? 0 : 1);
+    boolean word = WORD.equals(span.type()) || WORD_PART.equals(span.type());
+    keywordAtt.setKeyword(!(word && isAsciiWord(span.term())));
     return true;
   }
 

@@ -11,15 +11,22 @@ import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
  * OpenBook's BM25 analysis for mixed Chinese/English text with identifier protection.
  *
- * <p>Identifiers such as {@code ERR_4517}, {@code ZQ-7781}, {@code zlib.h}, {@code 8.1.4} and
- * {@code GB/T 22239} (indexed as {@code gb/t22239}) stay one token; English words are lower-cased,
- * stop words removed and Porter-stemmed; Chinese is tokenised by the chosen {@link Strategy}.
- * Full-width forms are folded by NFKC first. Traditional Chinese is tokenised like simplified
- * (no conversion). See {@link IdentifierTokenizer} for the exact token rules.
+ * <p>Text is first normalised by {@link NormalizedText} (NFKC width folding, invisible format
+ * characters removed, words hyphenated across line breaks rejoined, Traditional Chinese folded to
+ * Simplified), so {@code 診斷證明} and {@code 诊断证明}, or {@code Invoice\u200BReconcile} and
+ * {@code InvoiceReconcile}, give the same tokens; offsets still point into the original text.
+ * Identifiers such as {@code ERR_4517}, {@code ZQ-7781}, {@code zlib.h}, {@code 8.1.4} and
+ * {@code GB/T 22239} (indexed as {@code gb/t22239}) stay one token; compound identifiers built
+ * from words ({@code com.acme.billing.InvoiceSyncService}, {@code /api/v2/orders/export}, {@code
+ * snake_case}, {@code CamelCase}) are indexed whole and, stacked on the whole, by their parts
+ * ({@link IdentifierParts}). English words are lower-cased, stop words removed and
+ * Porter-stemmed; Chinese is tokenised by the chosen {@link Strategy}. See {@link
+ * IdentifierTokenizer} for the exact token rules.
  *
  * <p>Immutable and thread-safe.
  */
@@ -36,7 +43,8 @@ public final class OpenBookAnalysis implements TextAnalysis {
   }
 
   private static final String ID_PREFIX = "openbook-";
-  private static final String ID_SUFFIX = "-v1";
+  /** v2: normalisation (invisible chars, de-hyphenation, Traditional→Simplified) and parts. */
+  private static final String ID_SUFFIX = "-v2";
 
   private final Strategy strategy;
   /** Shared for {@link #tokenize}; Analyzer reuses its chain per thread, so sharing is safe. */
@@ -79,8 +87,9 @@ public final class OpenBookAnalysis implements TextAnalysis {
   }
 
   /**
-   * {@code openbook-cjk_bigram-v1}, {@code openbook-unigram_bigram-v1} or {@code
-   * openbook-smartcn-v1}; the suffix changes whenever the tokens produced change.
+   * {@code openbook-cjk_bigram-v2}, {@code openbook-unigram_bigram-v2} or {@code
+   * openbook-smartcn-v2}; the suffix changes whenever the tokens produced change, so an index
+   * built with older tokens is refused (see {@link org.openbook.index.IndexManifest}).
    */
   @Override
   public String id() {
@@ -98,13 +107,26 @@ public final class OpenBookAnalysis implements TextAnalysis {
    */
   @Override
   public List<String> tokenize(String text) {
+    return analyze(text).stream().map(Token::term).toList();
+  }
+
+  /**
+   * The tokens of {@code text} as {@link #tokenize} gives them, each flagged when it is a part
+   * ({@link IdentifierTokenizer#WORD_PART}, {@link IdentifierTokenizer#IDENTIFIER_PART}) of a
+   * compound identifier.
+   */
+  @Override
+  public List<Token> analyze(String text) {
     Objects.requireNonNull(text, "text");
-    List<String> tokens = new ArrayList<>();
+    List<Token> tokens = new ArrayList<>();
     try (TokenStream ts = shared.tokenStream("text", text)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      TypeAttribute type = ts.addAttribute(TypeAttribute.class);
       ts.reset();
       while (ts.incrementToken()) {
-        tokens.add(term.toString());
+        String t = type.type();
+        tokens.add(new Token(term.toString(), IdentifierTokenizer.WORD_PART.equals(t)
+            || IdentifierTokenizer.IDENTIFIER_PART.equals(t)));
       }
       ts.end();
     } catch (IOException e) {

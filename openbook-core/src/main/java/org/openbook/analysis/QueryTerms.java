@@ -1,15 +1,19 @@
 package org.openbook.analysis;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
  * The weighted BM25 terms of a query, shared by every store so sparse scores agree across
  * backends. Identifier tokens ({@code err_4517}, {@code zq-7718}, {@code e2}, {@code 8.1.4},
  * {@code zlib.h}) are boosted: a user who types a code wants the passage about that code, and a
- * handful of Chinese bigram matches in a long passage must not outweigh it.
+ * handful of Chinese bigram matches in a long passage must not outweigh it. Parts of a compound
+ * identifier ({@link TextAnalysis.Token#part()}: {@code billing} of {@code
+ * com.acme.billing.InvoiceSyncService}) weigh 1 unless the same term also stands alone in the
+ * query, so the whole identifier decides the ranking and the parts only add recall.
  */
 public final class QueryTerms {
 
@@ -35,12 +39,18 @@ public final class QueryTerms {
 
   private QueryTerms() {}
 
-  /** The distinct tokens of {@code query} under {@code analysis}, in order, with their weights. */
+  /**
+   * The distinct tokens of {@code query} under {@code analysis}, in order of first occurrence,
+   * with their weights (the highest of a term's occurrences).
+   */
   public static List<WeightedTerm> of(TextAnalysis analysis, String query) {
-    List<WeightedTerm> out = new ArrayList<>();
-    for (String t : new LinkedHashSet<>(analysis.tokenize(query))) {
-      out.add(new WeightedTerm(t, isIdentifier(t) ? IDENTIFIER_BOOST : 1.0f));
+    Map<String, Float> weights = new LinkedHashMap<>();
+    for (TextAnalysis.Token t : analysis.analyze(query)) {
+      float w = !t.part() && isIdentifier(t.term()) ? IDENTIFIER_BOOST : 1.0f;
+      weights.merge(t.term(), w, Math::max);
     }
+    List<WeightedTerm> out = new ArrayList<>(weights.size());
+    weights.forEach((term, w) -> out.add(new WeightedTerm(term, w)));
     return out;
   }
 

@@ -17,4 +17,18 @@ public interface TextAnalysis {
 
   /** The tokens of {@code text}, in order, as they are indexed and queried. */
   List<String> tokenize(String text);
+
+  /**
+   * The tokens of {@code text} as {@link #tokenize} gives them, each with whether it is a part
+   * stacked on a longer identifier (such parts help recall and weigh less in a query).
+   */
+  List<Token> analyze(String text);
+
+  /**
+   * One analysed token.
+   *
+   * @param term the indexed term
+   * @param part whether it is a part of the preceding compound identifier, at the same position
+   */
+  record Token(String term, boolean part) {}
 }

@@ -7,8 +7,9 @@ import java.util.Set;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 
 /**
- * Splits NFKC-normalised text into raw token spans: CJK characters, identifiers, numbers and
- * words. This is where identifier protection lives (see {@link IdentifierTokenizer}).
+ * Splits normalised text ({@link NormalizedText}) into raw token spans: CJK characters,
+ * identifiers with their parts, numbers and words. This is where identifier protection lives
+ * (see {@link IdentifierTokenizer}).
  */
 final class TokenScanner {
 
@@ -24,8 +25,15 @@ final class TokenScanner {
       "gb", "gjb", "jgj", "hj", "iso", "iec", "ieee", "rfc", "din", "jis", "ansi", "astm", "itu",
       "etsi", "nist");
 
-  /** One raw token: chars [start, end) of the normalised text; {@code term} as emitted. */
-  record Span(int start, int end, String type, String term) {}
+  /**
+   * One raw token: chars [start, end) of the normalised text; {@code term} as emitted; {@code
+   * stacked} for a part of the preceding identifier, at the same position as it.
+   */
+  record Span(int start, int end, String type, String term, boolean stacked) {
+    Span(int start, int end, String type, String term) {
+      this(start, end, type, term, false);
+    }
+  }
 
   private TokenScanner() {}
 
@@ -55,6 +63,7 @@ final class TokenScanner {
       } else if (isWordChar(cp)) {
         Span span = withStandardNumber(text, readRun(text, i));
         out.add(span);
+        out.addAll(IdentifierParts.of(text, span));
         i = span.end();
       } else {
         i += Character.charCount(cp);
@@ -134,7 +143,7 @@ final class TokenScanner {
   }
 
   /** A letter or digit outside the CJK scripts (those are tokenised per character). */
-  private static boolean isWordChar(int cp) {
+  static boolean isWordChar(int cp) {
     return Character.isLetterOrDigit(cp) && cjkType(cp) == null;
   }
 

@@ -2,13 +2,13 @@ package org.openbook.answer;
 
 import com.ibm.icu.text.RuleBasedNumberFormat;
 import com.ibm.icu.util.ULocale;
-import java.text.Normalizer;
 import java.text.ParsePosition;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.openbook.analysis.NormalizedText;
 import org.tartarus.snowball.ext.EnglishStemmer;
 
 /**
@@ -24,7 +24,8 @@ import org.tartarus.snowball.ext.EnglishStemmer;
  * {@code 3}, {@code 二十三} gives {@code 23}), parsed with ICU's Chinese spell-out rules, so a
  * number is compared as a number whichever way it is written; a lone {@code 一} is skipped
  * because it is mostly part of a word (一些, 统一).
- * Text is NFKC-normalised first (full-width digits and letters become ASCII). Citation markers
+ * Text is normalised first like the BM25 analysis's ({@link NormalizedText}: full-width digits
+ * and letters become ASCII, Traditional Chinese becomes Simplified). Citation markers
  * are removed before tokenising so their digits never count as numbers.
  */
 final class LexicalFeatures {
@@ -162,10 +163,13 @@ final class LexicalFeatures {
     }
   }
 
-  /** Markers removed (their digits are no numbers), NFKC-normalised, lower-cased. */
+  /**
+   * Markers removed (their digits are no numbers), then the BM25 analysis's normalisation ({@link
+   * NormalizedText}: NFKC, invisible characters removed, Traditional folded to Simplified, so a
+   * Simplified question overlaps a Traditional sentence), lower-cased.
+   */
   private static String normalise(String text) {
-    return Normalizer.normalize(CitationMarkers.strip(text), Normalizer.Form.NFKC)
-        .toLowerCase(Locale.ROOT);
+    return NormalizedText.of(CitationMarkers.strip(text)).text().toLowerCase(Locale.ROOT);
   }
 
   private static boolean isAsciiDigit(char c) {

@@ -37,8 +37,10 @@ public record RetrieverVariant(String name, String description, Retriever retrie
    *   <li>{@code hybrid} — both routes fused by {@code configured} (what {@code ask} uses);</li>
    *   <li>{@code rrf} or {@code rrf:k=K:d=WD:s=WS} — RRF with the given constant and weights
    *       (each part optional, defaults from {@link RrfFusion#DEFAULT});</li>
-   *   <li>{@code minmax} or {@code minmax:d=WD} — min-max normalised fusion with dense weight
-   *       WD (default 0.5) and BM25 weight 1 − WD.</li>
+   *   <li>{@code minmax} or {@code minmax:d=WD:c=C:g=G} — min-max normalised fusion with dense
+   *       weight WD (default 0.5) and BM25 weight 1 − WD; C is the dense route's minimum spread
+   *       in cosine units, G the BM25 route's as a share of the query's maximum attainable BM25
+   *       score (both default 0: plain min-max; see {@link MinMaxFusion}).</li>
    *   <li>any of these followed by {@code +rerank} — see the overload with a reranking stage.</li>
    * </ul>
    *
@@ -88,10 +90,12 @@ public record RetrieverVariant(String name, String description, Retriever retrie
           }
           if (name.startsWith("minmax")) {
             double d = param(name, "d", 0.5);
-            yield fused(name, new MinMaxFusion(d, 1 - d), embedder, dense, sparse);
+            yield fused(name, new MinMaxFusion(d, 1 - d, param(name, "c", 0), param(name, "g", 0)),
+                embedder, dense, sparse);
           }
           throw new IllegalArgumentException("unknown configuration '" + raw.strip()
-              + "'; use dense, bm25, hybrid, rrf, rrf:k=K:d=WD:s=WS, minmax or minmax:d=WD");
+              + "'; use dense, bm25, hybrid, rrf, rrf:k=K:d=WD:s=WS, minmax or "
+              + "minmax:d=WD:c=C:g=G");
         }
       });
     }

@@ -44,6 +44,20 @@ public interface ChunkStore extends Closeable {
      */
     List<ScoredChunk> searchSparse(String queryText, int topN, AccessFilter filter)
         throws IOException;
+
+    /**
+     * The highest BM25 score any chunk could reach for {@code queryText} in this index: the sum,
+     * over the query's term clauses, of clause weight × idf, the limit of BM25's saturating term
+     * score as term frequency grows (Lucene's {@code BM25Similarity}, which omits the classic
+     * {@code (k1 + 1)} factor). Query terms absent from the index count with the idf of a term
+     * in no document, so a chunk that matches one common word of a long question scores a small
+     * share of it. Fusion uses it as the BM25 route's absolute scale.
+     *
+     * @return the bound (≥ 0), or NaN when the store cannot compute it (the default)
+     */
+    default double maxSparseScore(String queryText) throws IOException {
+      return Double.NaN;
+    }
   }
 
   /** Lists the documents in the index: for incremental ingest and the document library. */

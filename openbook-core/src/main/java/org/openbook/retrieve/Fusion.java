@@ -18,4 +18,17 @@ public interface Fusion {
    *     scores
    */
   List<Hit> fuse(List<ScoredChunk> dense, List<ScoredChunk> sparse);
+
+  /**
+   * Fuses two ranked lists knowing the BM25 route's absolute scale; by default the scale is
+   * ignored (RRF uses ranks only).
+   *
+   * @param sparseMaxScore the highest BM25 score any chunk could reach for this query ({@link
+   *                       org.openbook.index.ChunkStore.SparseSearch#maxSparseScore}), or NaN
+   *                       if unknown
+   */
+  default List<Hit> fuse(List<ScoredChunk> dense, List<ScoredChunk> sparse,
+      double sparseMaxScore) {
+    return fuse(dense, sparse);
+  }
 }

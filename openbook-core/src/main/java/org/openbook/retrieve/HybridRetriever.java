@@ -54,7 +54,9 @@ public final class HybridRetriever implements Retriever {
     SearchCoverage.Tracked<List<ScoredChunk>> s = SearchCoverage.track(() -> mode == Mode.DENSE
         ? List.of()
         : sparse.searchSparse(query.text(), query.fetchK(), filter));
-    List<Hit> fused = fusion.fuse(d.value(), s.value());
+    double sparseMax = mode == Mode.HYBRID && !s.value().isEmpty()
+        ? sparse.maxSparseScore(query.text()) : Double.NaN;
+    List<Hit> fused = fusion.fuse(d.value(), s.value(), sparseMax);
     List<Hit> top = fused.size() <= query.topK() ? fused : fused.subList(0, query.topK());
     double best = d.value().isEmpty() ? Double.NaN : d.value().get(0).score();
     Set<String> missing = new TreeSet<>(d.missingShards());

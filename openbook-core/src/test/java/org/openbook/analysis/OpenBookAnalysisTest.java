@@ -77,19 +77,61 @@ class OpenBookAnalysisTest {
         "zlib.h 8.1.4 8.1.4.1 E-101 LX-78 2025-03-15 v1.2.3 user.name utf8"))
         .containsExactly(
             "zlib.h", "8.1.4", "8.1.4.1", "e-101", "lx-78", "2025-03-15", "v1.2.3", "user.name",
-            "utf8");
+            // a name built from two words also gives its parts (stacked on the whole)
+            "user", "name", "utf8");
   }
 
   @Test
   void should_split_a_compiler_flag_at_equals_and_drop_leading_punctuation() {
     assertThat(bigram.tokenize("-DZLIB_ROOT=/opt/zlib-1.3"))
-        .containsExactly("dzlib_root", "opt/zlib-1.3");
+        .containsExactly("dzlib_root", "dzlib", "root", "opt/zlib-1.3", "opt", "zlib-1.3", "zlib");
   }
 
   @Test
   void should_not_glue_sentence_punctuation_to_identifiers() {
     assertThat(bigram.tokenize("Include zlib.h. Then see v1.2.3: done"))
         .containsExactly("includ", "zlib.h", "see", "v1.2.3", "done");
+  }
+
+  // R33: a dotted class name, a URL path and a file path are indexed whole and by their parts.
+  @Test
+  void should_index_compound_identifiers_whole_and_by_their_parts() {
+    assertThat(bigram.tokenize("com.acme.billing.InvoiceSyncService")).containsExactly(
+        "com.acme.billing.invoicesyncservice", "com", "acm", "bill", "invoicesyncservic",
+        "invoic", "sync", "servic");
+    assertThat(bigram.tokenize("/api/v2/orders/export")).containsExactly(
+        "api/v2/orders/export", "api", "v2", "order", "export");
+    assertThat(bigram.tokenize("conf/sync-worker.yaml")).containsExactly(
+        "conf/sync-worker.yaml", "conf", "sync-worker.yaml", "sync", "worker", "yaml");
+  }
+
+  // Same kind, constructed: snake_case, CamelCase with an acronym, a Windows-style module path.
+  @Test
+  void should_split_snake_case_and_camel_case_with_acronyms() {
+    assertThat(bigram.tokenize("max_retry_count HTTPServerConfig")).containsExactly(
+        "max_retry_count", "max", "retri", "count", "httpserverconfig", "http", "server",
+        "config");
+    assertThat(bigram.tokenize("org.springframework.boot:spring-boot-starter")).containsExactly(
+        "org.springframework.boot:spring-boot-starter", "org.springframework.boot", "org",
+        "springframework", "boot", "spring-boot-starter", "spring", "boot", "starter");
+  }
+
+  @Test
+  void should_stack_parts_on_the_whole_identifier_and_flag_them() throws Exception {
+    List<TextAnalysis.Token> tokens = bigram.analyze("见 com.acme.Foo 类");
+
+    assertThat(tokens).extracting(TextAnalysis.Token::term)
+        .containsExactly("见", "com.acme.foo", "com", "acm", "foo", "类");
+    assertThat(tokens).extracting(TextAnalysis.Token::part)
+        .containsExactly(false, false, true, true, true, false);
+    assertThat(positions("见 com.acme.Foo 类")).containsExactly(0, 1, 1, 1, 1, 2);
+  }
+
+  @Test
+  void should_not_split_codes_that_are_not_built_from_words() {
+    assertThat(bigram.tokenize("ERR_4517 ZQ-7781 zlib.h v1.2.3 backups-v2 IPv6 iPhone"))
+        .containsExactly("err_4517", "zq-7781", "zlib.h", "v1.2.3", "backups-v2", "ipv6",
+            "iphon");
   }
 
   @Test
@@ -101,8 +143,9 @@ class OpenBookAnalysisTest {
 
   @Test
   void should_never_stem_identifiers() {
+    // The whole identifier is kept as written; its word parts are words and stemmed as such.
     assertThat(bigram.tokenize("running.log ERRORS_1 backups-v2")).containsExactly(
-        "running.log", "errors_1", "backups-v2");
+        "running.log", "run", "log", "errors_1", "backups-v2");
   }
 
   @Test
@@ -111,9 +154,10 @@ class OpenBookAnalysisTest {
   }
 
   @Test
-  void should_tokenise_traditional_chinese_like_simplified() {
+  void should_fold_traditional_chinese_to_simplified() {
     assertThat(bigram.tokenize("臺灣的電腦系統")).containsExactly(
-        "臺灣", "灣的", "的電", "電腦", "腦系", "系統");
+        "台湾", "湾的", "的电", "电脑", "脑系", "系统");
+    assertThat(bigram.tokenize("臺灣的電腦系統")).isEqualTo(bigram.tokenize("台湾的电脑系统"));
   }
 
   @Test
@@ -154,11 +198,11 @@ class OpenBookAnalysisTest {
 
   @Test
   void should_name_each_strategy_with_a_stable_id_and_resolve_it_back() {
-    assertThat(bigram.id()).isEqualTo("openbook-cjk_bigram-v1");
+    assertThat(bigram.id()).isEqualTo("openbook-cjk_bigram-v2");
     assertThat(OpenBookAnalysis.of(Strategy.UNIGRAM_BIGRAM).id())
-        .isEqualTo("openbook-unigram_bigram-v1");
-    assertThat(OpenBookAnalysis.of(Strategy.SMARTCN).id()).isEqualTo("openbook-smartcn-v1");
-    assertThat(OpenBookAnalysis.forId("openbook-smartcn-v1").strategy())
+        .isEqualTo("openbook-unigram_bigram-v2");
+    assertThat(OpenBookAnalysis.of(Strategy.SMARTCN).id()).isEqualTo("openbook-smartcn-v2");
+    assertThat(OpenBookAnalysis.forId("openbook-smartcn-v2").strategy())
         .isEqualTo(Strategy.SMARTCN);
   }
 
@@ -167,7 +211,10 @@ class OpenBookAnalysisTest {
     assertThatThrownBy(() -> OpenBookAnalysis.forId("standard"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'standard'")
-        .hasMessageContaining("openbook-cjk_bigram-v1");
+        .hasMessageContaining("openbook-cjk_bigram-v2");
+    // Indexes built with the v1 tokens (before normalisation and identifier parts) are refused.
+    assertThatThrownBy(() -> OpenBookAnalysis.forId("openbook-cjk_bigram-v1"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -211,6 +258,22 @@ class OpenBookAnalysisTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private List<Integer> positions(String text) throws Exception {
+    List<Integer> out = new ArrayList<>();
+    try (Analyzer a = bigram.analyzer(); TokenStream ts = a.tokenStream("text", text)) {
+      var inc = ts.addAttribute(
+          org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute.class);
+      ts.reset();
+      int pos = -1;
+      while (ts.incrementToken()) {
+        pos += inc.getPositionIncrement();
+        out.add(pos);
+      }
+      ts.end();
+    }
+    return out;
   }
 
   private List<List<Integer>> offsets(String text) throws Exception {

@@ -351,28 +351,71 @@ public final class LuceneChunkStore
   public List<ScoredChunk> searchSparse(String queryText, int topN, AccessFilter filter)
       throws IOException {
     requireTopN(topN);
-    List<QueryTerms.WeightedTerm> terms = QueryTerms.of(analysis, queryText);
-    if (terms.isEmpty() || filter.departments().isEmpty()) {
+    List<TermClause> clauses = termClauses(queryText);
+    if (clauses.isEmpty() || filter.departments().isEmpty()) {
       return List.of();
     }
     BooleanQuery.Builder q = new BooleanQuery.Builder();
-    int room = IndexSearcher.getMaxClauseCount() - 1;
-    for (QueryTerms.WeightedTerm t : terms) {
-      // A term found in the heading path scores again: a passage whose heading names the
-      // query's subject (e.g. "ERR_4517") beats one that mentions it in passing.
-      for (String field : new String[] {ChunkFields.TEXT, ChunkFields.HEADING}) {
-        if (room-- == 0) {
-          break;
-        }
-        Query term = new TermQuery(new Term(field, t.term()));
-        q.add(t.weight() == 1.0f ? term : new BoostQuery(term, t.weight()),
-            BooleanClause.Occur.SHOULD);
-      }
+    for (TermClause c : clauses) {
+      Query term = new TermQuery(c.term());
+      q.add(c.weight() == 1.0f ? term : new BoostQuery(term, c.weight()),
+          BooleanClause.Occur.SHOULD);
     }
     q.add(departments(filter), BooleanClause.Occur.FILTER);
     // Without this a FILTER clause alone would match every permitted chunk with score 0.
     q.setMinimumNumberShouldMatch(1);
     return search(q.build(), topN, false).stream().filter(h -> h.score() > 0).toList();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Computed from the same term clauses as {@link #searchSparse} and the index-wide term
+   * statistics BM25 uses: {@code Σ weight · ln(1 + (N − df + 0.5) / (df + 0.5))}, N = chunks
+   * with the field, df = chunks with the term in it (0 for a term in none).
+   */
+  @Override
+  public double maxSparseScore(String queryText) throws IOException {
+    List<TermClause> clauses = termClauses(queryText);
+    IndexSearcher s = searchers.acquire();
+    try {
+      double max = 0;
+      for (TermClause c : clauses) {
+        long docCount = s.getIndexReader().getDocCount(c.term().field());
+        if (docCount == 0) {
+          continue;
+        }
+        long docFreq = s.getIndexReader().docFreq(c.term());
+        max += c.weight() * Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+      }
+      return max;
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /** One optional term clause of a BM25 query, with its weight. */
+  private record TermClause(Term term, float weight) {}
+
+  /**
+   * The BM25 query's clauses for {@code queryText}: each {@link QueryTerms} term on the text
+   * field and on the heading field, within Lucene's clause limit (one clause is kept for the
+   * department filter).
+   */
+  private List<TermClause> termClauses(String queryText) {
+    List<TermClause> out = new ArrayList<>();
+    int room = IndexSearcher.getMaxClauseCount() - 1;
+    for (QueryTerms.WeightedTerm t : QueryTerms.of(analysis, queryText)) {
+      // A term found in the heading path scores again: a passage whose heading names the
+      // query's subject (e.g. "ERR_4517") beats one that mentions it in passing.
+      for (String field : new String[] {ChunkFields.TEXT, ChunkFields.HEADING}) {
+        if (room-- <= 0) {
+          return out;
+        }
+        out.add(new TermClause(new Term(field, t.term()), t.weight()));
+      }
+    }
+    return out;
   }
 
   private static void requireTopN(int topN) {

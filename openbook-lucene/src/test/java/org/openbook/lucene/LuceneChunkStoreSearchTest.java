@@ -97,6 +97,29 @@ class LuceneChunkStoreSearchTest {
     assertThat(ids(store.searchSparse("8.1.4", 10, HR))).containsExactly("dE");
   }
 
+  // R35's kind: the BM25 route's absolute scale, the query's maximum attainable score.
+  @Test
+  void should_bound_bm25_scores_by_the_query_maximum_attainable_score() throws IOException {
+    store = TestCorpus.openHashStore(dir);
+    addAll(store,
+        chunk("shuttle", "HR", "通勤巴士每天早上七点半从地铁站出发，晚上六点十分从园区南门返回。"),
+        chunk("party", "HR", "公司年会在十二月举行，具体地点另行通知。"));
+
+    double bound = store.maxSparseScore("公司班车几点发车");
+    List<ScoredChunk> hits = store.searchSparse("公司班车几点发车", 10, HR);
+
+    assertThat(ids(hits)).containsExactly("party");
+    // Seven bigrams: 公司 in one of two chunks, idf ln(1 + 1.5 / 1.5); six in none, ln(1 + 2.5 / 0.5).
+    assertThat(bound).isCloseTo(Math.log(2) + 6 * Math.log(6), within(1e-4));
+    assertThat(hits.get(0).score()).isLessThan(Math.log(2));
+    // A question whose every token the chunk holds scores a large share of its bound.
+    double own = store.maxSparseScore("公司年会");
+    assertThat(own).isCloseTo(3 * Math.log(2), within(1e-4));
+    assertThat(store.searchSparse("公司年会", 10, HR).get(0).score())
+        .isLessThan(own).isGreaterThan(0.3 * own);
+    assertThat(store.maxSparseScore("。，")).isZero();
+  }
+
   // R16
   @Test
   void should_expose_cosine_similarity_higher_is_better() throws IOException {

@@ -50,7 +50,8 @@ public record OpenBookConfig(
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
     chunking = chunking == null ? new Chunking(null, null, null) : chunking;
-    retrieval = retrieval == null ? new Retrieval(null, null, null, null, null, null) : retrieval;
+    retrieval = retrieval == null
+        ? new Retrieval(null, null, null, null, null, null, null, null) : retrieval;
     gate = gate == null ? new Gate(null) : gate;
     ingest = ingest == null ? new Ingest(null, null, null) : ingest;
     llm = llm == null ? new Llm(null, null, null, null) : llm;
@@ -106,10 +107,14 @@ public record OpenBookConfig(
    * @param sparseWeight RRF weight of the BM25 route (default 1.0)
    * @param fusion       {@code rrf} or {@code minmax} (normalised-score fusion); see
    *                     docs/BENCHMARKS.md for the measurement behind the default
+   * @param denseMinSpread min-max only: least width of the dense route's scale, in cosine
+   *                     units (see {@link org.openbook.retrieve.MinMaxFusion})
+   * @param sparseMinShare min-max only: least width of the BM25 route's scale, as a share of the
+   *                     query's maximum attainable BM25 score
    */
   public record Retrieval(
       Integer topK, Integer fetchK, Double rrfK, Double denseWeight, Double sparseWeight,
-      String fusion) {
+      String fusion, Double denseMinSpread, Double sparseMinShare) {
     /** Hits returned when neither {@code -k} nor the config says. */
     public static final int DEFAULT_TOP_K = 5;
     /** Fusion when the config names none; chosen on the evaluation sets (docs/BENCHMARKS.md). */
@@ -118,9 +123,12 @@ public record OpenBookConfig(
      * Min-max weights when the config gives none: dense 0.3 / BM25 0.7, best or within 0.4
      * points of R@1 of the best weight on CMRC 2018, DRCD, XQuAD zh and XQuAD en
      * (docs/BENCHMARKS.md, "Fusion comparison"); equal weights lose 2.6 (DRCD) and 7.1 (XQuAD
-     * en) points of R@1.
+     * en) points of R@1. The BM25 scale spans at least 0.1 × the query's maximum attainable BM25
+     * score, so a lone weak BM25 match cannot take the full weight (R35); 0.1 equals plain
+     * min-max on XQuAD en (R@1 0.933, MRR@10 0.957) where 0.2 loses 0.4 points
+     * (docs/BENCHMARKS.md, "Normalisation, identifier parts and minimum-spread fusion").
      */
-    public static final MinMaxFusion DEFAULT_MINMAX = new MinMaxFusion(0.3, 0.7);
+    public static final MinMaxFusion DEFAULT_MINMAX = new MinMaxFusion(0.3, 0.7, 0, 0.1);
 
     Settings.Retrieval resolve() {
       int k = topK == null ? DEFAULT_TOP_K : topK;
@@ -143,7 +151,9 @@ public record OpenBookConfig(
             denseWeight == null ? 1.0 : denseWeight, sparseWeight == null ? 1.0 : sparseWeight);
         case "minmax" -> new MinMaxFusion(
             denseWeight == null ? DEFAULT_MINMAX.denseWeight() : denseWeight,
-            sparseWeight == null ? DEFAULT_MINMAX.sparseWeight() : sparseWeight);
+            sparseWeight == null ? DEFAULT_MINMAX.sparseWeight() : sparseWeight,
+            denseMinSpread == null ? DEFAULT_MINMAX.denseMinSpread() : denseMinSpread,
+            sparseMinShare == null ? DEFAULT_MINMAX.sparseMinShare() : sparseMinShare);
         default -> throw new IllegalArgumentException(
             "retrieval.fusion must be 'rrf' or 'minmax', got '" + name + "'");
       };
