@@ -1,5 +1,6 @@
 package org.openbook.app;
 
+import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
@@ -13,8 +14,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbook.app.cli.OpenBookCommand;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
 import org.openbook.testing.HashEmbedder;
@@ -33,7 +34,7 @@ class BadInputCorpusTest {
 
   private IngestReport ingest(Path corpus) throws IOException {
     OpenBookConfig config = ConfigLoader.read(configFile());
-    try (Engine engine = Engine.open(tmp.resolve("index"), config, new HashEmbedder(), true,
+    try (OpenBook engine = OpenBook.open(tmp.resolve("index"), config, new HashEmbedder(), true,
         false)) {
       return engine.ingest(corpus, IngestListener.NONE);
     }

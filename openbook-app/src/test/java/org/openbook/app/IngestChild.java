@@ -1,7 +1,8 @@
 package org.openbook.app;
 
+import org.openbook.engine.OpenBook;
 import java.nio.file.Path;
-import org.openbook.app.config.ConfigLoader;
+import org.openbook.engine.config.ConfigLoader;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
 import org.openbook.testing.HashEmbedder;
@@ -23,7 +24,7 @@ public final class IngestChild {
     Path corpus = Path.of(args[0]);
     Path index = Path.of(args[1]);
     long sleep = Long.parseLong(args[3]);
-    try (Engine engine = Engine.open(index, ConfigLoader.read(Path.of(args[2])),
+    try (OpenBook engine = OpenBook.open(index, ConfigLoader.read(Path.of(args[2])),
         new HashEmbedder(), true, false)) {
       IngestReport r = engine.ingest(corpus, new IngestListener() {
         private int files;

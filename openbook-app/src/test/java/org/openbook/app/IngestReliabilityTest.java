@@ -1,5 +1,6 @@
 package org.openbook.app;
 
+import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.EmbeddingCache;
 import org.openbook.index.AccessFilter;
 import org.openbook.ingest.IngestListener;
@@ -33,12 +34,12 @@ class IngestReliabilityTest {
 
   private final HashEmbedder embedder = new HashEmbedder();
 
-  private Engine open(boolean write, boolean reset) throws IOException {
-    return Engine.open(index, OpenBookConfig.defaults(), embedder, write, reset);
+  private OpenBook open(boolean write, boolean reset) throws IOException {
+    return OpenBook.open(index, OpenBookConfig.defaults(), embedder, write, reset);
   }
 
   private IngestReport ingest(boolean reset) throws IOException {
-    try (Engine e = open(true, reset)) {
+    try (OpenBook e = open(true, reset)) {
       return e.ingest(kb, IngestListener.NONE);
     }
   }
@@ -67,7 +68,7 @@ class IngestReliabilityTest {
     write(POLICY, POLICY_V1);
     write("docs/other.md", "# 年假\n年假每年十天。\n");
     ingest(false);
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       assertThat(denseOf(e.luceneStore(), POLICY)).hasSize(3);
       assertThat(sparseOf(e.luceneStore(), "出差 报销 加班", POLICY)).hasSize(3);
     }
@@ -76,7 +77,7 @@ class IngestReliabilityTest {
     IngestReport v2 = ingest(false);
     assertThat(v2.updated()).isEqualTo(1);
     assertThat(v2.unchanged()).containsExactly("docs/other.md");
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       LuceneChunkStore s = e.luceneStore();
       assertThat(denseOf(s, POLICY)).containsExactly(POLICY + "#0");
       assertThat(sparseOf(s, "出差 报销 加班", POLICY)).containsExactly(POLICY + "#0");
@@ -90,7 +91,7 @@ class IngestReliabilityTest {
     IngestReport deleted = ingest(false);
     assertThat(deleted.removed()).containsExactly(POLICY);
     List<String> before;
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       LuceneChunkStore s = e.luceneStore();
       assertThat(denseOf(s, POLICY)).isEmpty();
       assertThat(sparseOf(s, "出差 报销 加班", POLICY)).isEmpty();
@@ -100,7 +101,7 @@ class IngestReliabilityTest {
     }
 
     // restart: a new engine over the persisted folder sees exactly the same
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       assertThat(e.luceneStore().chunkIds()).containsExactly("docs/other.md#0");
       assertThat(IndexConsistency.ids(e.luceneStore().searchSparse("年假", 10, ALL)).stream().toList())
           .isEqualTo(before).containsExactly("docs/other.md#0");
@@ -112,7 +113,7 @@ class IngestReliabilityTest {
     assertThat(again.unchanged()).containsExactly("docs/other.md");
     assertThat(again.indexed()).isEmpty();
     assertThat(embedder.textsEmbedded()).isEqualTo(embedded);
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       assertThat(e.count()).isEqualTo(1);
     }
   }
@@ -140,7 +141,7 @@ class IngestReliabilityTest {
     // only "远程办公需登记" is new text: keep.md was skipped by its hash, and the cache
     // answered edit.md's unchanged section and the renamed file
     assertThat(embedder.textsEmbedded()).isEqualTo(7 + 1);
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       LuceneChunkStore s = e.luceneStore();
       assertThat(s.chunkIds()).containsExactly("edit.md#0", "edit.md#1", "keep.md#0",
           "keep.md#1", "moved.md#0");
@@ -170,7 +171,7 @@ class IngestReliabilityTest {
     assertThat(reset.removed()).isEmpty();
     assertThat(embedder.textsEmbedded()).isEqualTo(embedded);
     assertThat(Files.isDirectory(index.resolve(EmbeddingCache.FOLDER_NAME))).isTrue();
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       assertThat(e.luceneStore().chunkIds()).containsExactly("a.md#0");
       IndexConsistency.assertConsistent(e.luceneStore(), embedder, ALL, null);
     }
@@ -196,19 +197,19 @@ class IngestReliabilityTest {
   @Test
   void should_refuse_a_second_concurrent_ingest_with_a_clear_message() throws IOException {
     write("a.md", "# 甲\n年假每年十天。\n");
-    try (Engine first = open(true, false)) {
+    try (OpenBook first = open(true, false)) {
       assertThatThrownBy(() -> open(true, false))
           .isInstanceOf(IOException.class)
           .hasMessageStartingWith("another ingest is writing to " + index);
       assertThatThrownBy(() -> open(true, true))
           .hasMessageStartingWith("another ingest is writing to " + index);
       // searching is not writing
-      try (Engine reader = open(false, false)) {
+      try (OpenBook reader = open(false, false)) {
         assertThat(reader.count()).isZero();
       }
       first.ingest(kb, IngestListener.NONE);
     }
-    try (Engine e = open(false, false)) {
+    try (OpenBook e = open(false, false)) {
       assertThat(e.count()).isEqualTo(1);
     }
   }

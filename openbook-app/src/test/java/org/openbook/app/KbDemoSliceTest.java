@@ -1,5 +1,6 @@
 package org.openbook.app;
 
+import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,8 +23,8 @@ import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerStatus;
 import org.openbook.answer.Generator;
 import org.openbook.answer.Source;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.ingest.IngestReport;
@@ -44,7 +45,7 @@ class KbDemoSliceTest {
   private static Path docs;
   private static Path index;
   private static OpenBookConfig config;
-  private static Engine engine;
+  private static OpenBook engine;
   private static IngestReport report;
   private static List<JsonNode> cases;
 
@@ -53,7 +54,7 @@ class KbDemoSliceTest {
     docs = SharedData.require("fixtures/kb-demo/docs");
     config = ConfigLoader.read(Path.of("../examples/openbook.yaml"));
     index = tmp.resolve("kb");
-    engine = Engine.open(index, config, new BgeSmallZhEmbedder(), true, true);
+    engine = OpenBook.open(index, config, new BgeSmallZhEmbedder(), true, true);
     report = engine.ingest(docs, org.openbook.ingest.IngestListener.NONE);
     cases = new ArrayList<>();
     for (String line : Files.readAllLines(docs.resolveSibling("cases.jsonl"))) {
@@ -194,7 +195,7 @@ class KbDemoSliceTest {
 
   @Test
   void should_refuse_to_open_the_index_with_another_embedding_model() {
-    assertThatThrownBy(() -> Engine.open(index, config, new HashEmbedder(), false, false))
+    assertThatThrownBy(() -> OpenBook.open(index, config, new HashEmbedder(), false, false))
         .isInstanceOf(IndexMismatchException.class)
         .hasMessageContaining("bge-small-zh-v1.5")
         .hasMessageContaining("--reset");

@@ -1,5 +1,6 @@
 package org.openbook.app;
 
+import org.openbook.engine.OpenBook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.AccessFilter;
 import org.openbook.lucene.LuceneChunkStore;
 import org.openbook.testing.HashEmbedder;
@@ -152,7 +153,7 @@ class KillTest {
     // 4. mid-run, while a second writer is refused and a reader sees one consistent snapshot
     try (Child c = start(corpus, index, config, 10)) {
       c.awaitLine(("file " + (duringCommit + 60))::equals);
-      assertThatThrownBy(() -> Engine.open(index, OpenBookConfig.defaults(), embedder, true,
+      assertThatThrownBy(() -> OpenBook.open(index, OpenBookConfig.defaults(), embedder, true,
           false)).hasMessageStartingWith("another ingest is writing to " + index);
       for (int i = 0; i < 5; i++) {
         check(index);

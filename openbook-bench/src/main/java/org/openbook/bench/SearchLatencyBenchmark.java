@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.openbook.app.Engine;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.eval.Percentiles;
 import org.openbook.retrieve.HybridRetriever;
@@ -55,7 +55,7 @@ public final class SearchLatencyBenchmark implements Callable<Integer> {
     OpenBookConfig cfg = config == null ? OpenBookConfig.defaults() : ConfigLoader.read(config);
     Principal who = cfg.principal(principal);
     BgeSmallZhEmbedder embedder = new BgeSmallZhEmbedder();
-    try (Engine engine = Engine.open(index, cfg, embedder, false, false)) {
+    try (OpenBook engine = OpenBook.open(index, cfg, embedder, false, false)) {
       System.out.printf(Locale.ROOT, "%d questions, %d chunks, k=%d%n", qs.size(), engine.count(), k);
       double denseMedian = Double.NaN;
       for (HybridRetriever.Mode mode : new HybridRetriever.Mode[] {

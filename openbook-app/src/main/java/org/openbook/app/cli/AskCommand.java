@@ -11,9 +11,9 @@ import org.openbook.answer.AnswerService;
 import org.openbook.answer.AnswerStatus;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.Source;
-import org.openbook.app.Engine;
+import org.openbook.engine.OpenBook;
 import org.openbook.app.JsonOutput;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.JsonFileConversationStore;
 import org.openbook.conversation.KeyTermCarryOver;
@@ -65,7 +65,7 @@ public final class AskCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     OpenBookConfig config = common.loadConfig();
-    try (Engine engine = Engine.forSearch(common.index, config)) {
+    try (OpenBook engine = OpenBook.forSearch(common.index, config)) {
       Query query = engine.query(question, config.principal(retrieval.principal), retrieval.topK);
       Optional<LlmConfig> llm = engine.llm();
       AtomicReference<List<AgentStep>> trace = new AtomicReference<>();

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.openbook.app.Engine;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.eval.EvalCase;
@@ -76,7 +76,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     OpenBookConfig config = common.loadConfig();
     Embedder embedder = new BgeSmallZhEmbedder();
-    try (Engine engine = Engine.open(common.index, config, embedder, false, false)) {
+    try (OpenBook engine = OpenBook.open(common.index, config, embedder, false, false)) {
       Retriever dense = new HybridRetriever(embedder, engine.store(), engine.store(),
           RrfFusion.DEFAULT, HybridRetriever.Mode.DENSE);
       GateCalibration g = new GateCalibration(

@@ -1,8 +1,8 @@
 package org.openbook.app.cli;
 
 import java.nio.file.Path;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import picocli.CommandLine.Option;
 
 /** Options every verb shares: where the index is and which configuration to use. */

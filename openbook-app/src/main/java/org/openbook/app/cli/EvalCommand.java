@@ -10,8 +10,8 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.openbook.app.Engine;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.eval.CaseEvaluator;
@@ -88,7 +88,7 @@ public final class EvalCommand implements Callable<Integer> {
     List<EvalCase> labelled = EvalCases.read(cases);
     OpenBookConfig config = common.loadConfig();
     Embedder embedder = new BgeSmallZhEmbedder();
-    try (Engine engine = Engine.open(common.index, config, embedder, true, false)) {
+    try (OpenBook engine = OpenBook.open(common.index, config, embedder, true, false)) {
       if (engine.count() == 0) {
         ingest(engine, stdout);
       }
@@ -96,7 +96,7 @@ public final class EvalCommand implements Callable<Integer> {
       List<RetrievalConfig> variants = RetrievalConfig.parse(configs, embedder, engine.store(),
           engine.store(), engine.fusion());
       CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
-          r.topKOr(Engine.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
+          r.topKOr(OpenBook.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
       List<ConfigResult> results = new ArrayList<>();
       try (ProgressBar bar = progress(variants.size() * labelled.size())) {
         for (RetrievalConfig v : variants) {
@@ -150,7 +150,7 @@ public final class EvalCommand implements Callable<Integer> {
     return EXIT_BELOW_FLOOR;
   }
 
-  private void ingest(Engine engine, PrintWriter stdout) throws java.io.IOException {
+  private void ingest(OpenBook engine, PrintWriter stdout) throws java.io.IOException {
     if (docs == null) {
       throw new IllegalArgumentException(
           "index " + common.index + " is empty: pass --docs DIR to ingest the corpus first");

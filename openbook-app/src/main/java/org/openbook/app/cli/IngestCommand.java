@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.openbook.app.Engine;
+import org.openbook.engine.OpenBook;
 import org.openbook.app.JsonOutput;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
@@ -42,7 +42,7 @@ public final class IngestCommand implements Callable<Integer> {
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("not a folder: " + dir);
     }
-    try (Engine engine = Engine.forIngest(common.index, common.loadConfig(), reset);
+    try (OpenBook engine = OpenBook.forIngest(common.index, common.loadConfig(), reset);
          // a bar only for a person at a terminal, not in logs or pipes
          Progress progress = new Progress(!noProgress && !common.json && System.console() != null)) {
       IngestReport report = engine.ingest(dir, progress);

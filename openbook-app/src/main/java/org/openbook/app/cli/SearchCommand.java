@@ -2,9 +2,9 @@ package org.openbook.app.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import org.openbook.app.Engine;
+import org.openbook.engine.OpenBook;
 import org.openbook.app.JsonOutput;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retrieval;
@@ -28,7 +28,7 @@ public final class SearchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     OpenBookConfig config = common.loadConfig();
-    try (Engine engine = Engine.forSearch(common.index, config)) {
+    try (OpenBook engine = OpenBook.forSearch(common.index, config)) {
       Query query = engine.query(question, config.principal(retrieval.principal), retrieval.topK);
       long t0 = System.nanoTime();
       Retrieval r = engine.retriever().retrieve(query);

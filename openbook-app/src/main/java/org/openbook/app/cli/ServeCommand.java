@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.openbook.app.Engine;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.app.server.ApiServer;
 import org.openbook.conversation.KeyTermCarryOver;
 import org.openbook.conversation.QuestionRewriter;
@@ -71,7 +71,7 @@ public final class ServeCommand implements Callable<Integer> {
         Thread.currentThread().interrupt();
       }
     }, "openbook-serve-shutdown"));
-    try (Engine engine = Engine.forIngest(index, cfg, false);
+    try (OpenBook engine = OpenBook.forIngest(index, cfg, false);
         ApiServer server = new ApiServer(engine, cfg, docsDir, engine.defaultGenerator(),
             engine.llm().<QuestionRewriter>map(LlmQuestionRewriter::new)
                 .orElseGet(KeyTermCarryOver::new))) {

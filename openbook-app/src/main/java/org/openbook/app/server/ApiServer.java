@@ -20,9 +20,9 @@ import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerService;
 import org.openbook.answer.Generator;
 import org.openbook.answer.Source;
-import org.openbook.app.Engine;
+import org.openbook.engine.OpenBook;
 import org.openbook.app.JsonOutput;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.KeyTermCarryOver;
 import org.openbook.conversation.QuestionRewriter;
@@ -70,7 +70,7 @@ public final class ApiServer implements AutoCloseable {
   private static final Set<String> ROUTES =
       Set.of("/v1/ask", "/v1/search", "/v1/documents", "/healthz", "/metrics", "/");
 
-  private final Engine engine;
+  private final OpenBook engine;
   private final Generator generator;
   private final Retriever retriever;
   private final AnswerService answers;
@@ -91,15 +91,15 @@ public final class ApiServer implements AutoCloseable {
    * @param generator writes answers (the extractive one in tests)
    * @throws IllegalArgumentException for a bad {@code server} config section
    */
-  public ApiServer(Engine engine, OpenBookConfig config, Path docsDir, Generator generator) {
+  public ApiServer(OpenBook engine, OpenBookConfig config, Path docsDir, Generator generator) {
     this(engine, config, docsDir, generator, new KeyTermCarryOver());
   }
 
   /**
-   * As {@link #ApiServer(Engine, OpenBookConfig, Path, Generator)} with the rewriter that turns a
+   * As {@link #ApiServer(OpenBook, OpenBookConfig, Path, Generator)} with the rewriter that turns a
    * follow-up into a standalone question (an LLM's when one is configured).
    */
-  public ApiServer(Engine engine, OpenBookConfig config, Path docsDir, Generator generator,
+  public ApiServer(OpenBook engine, OpenBookConfig config, Path docsDir, Generator generator,
       QuestionRewriter rewriter) {
     this.engine = engine;
     this.generator = generator;

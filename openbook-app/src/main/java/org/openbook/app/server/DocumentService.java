@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
-import org.openbook.app.Engine;
+import org.openbook.engine.OpenBook;
 import org.openbook.chunk.Chunk;
 import org.openbook.document.CorpusWalker;
 import org.openbook.document.DocumentReader;
@@ -59,7 +59,7 @@ public final class DocumentService {
   private static final Pattern SEGMENT = Pattern.compile("[\\p{L}\\p{N}_\\-][\\p{L}\\p{N}._\\- ]*");
   private static final String STAGING = ".openbook-upload";
 
-  private final Engine engine;
+  private final OpenBook engine;
   private final Path docsDir;
   private final DocumentReader reader;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -69,7 +69,7 @@ public final class DocumentService {
    * @param docsDir      the corpus folder; created on the first upload if absent
    * @param maxFileBytes largest file the loaders read
    */
-  public DocumentService(Engine engine, Path docsDir, long maxFileBytes) {
+  public DocumentService(OpenBook engine, Path docsDir, long maxFileBytes) {
     this.engine = engine;
     this.docsDir = docsDir.toAbsolutePath().normalize();
     this.reader = new DocumentReader(Loaders.defaults(), maxFileBytes);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.app.KbDemoIndex;
+import org.openbook.engine.KbDemoIndex;
 import org.openbook.llm.LlmConfig;
 import org.openbook.llm.MockOpenAiServer;
 import picocli.CommandLine;

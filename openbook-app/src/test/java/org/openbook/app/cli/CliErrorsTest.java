@@ -8,9 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.app.Engine;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.ingest.IngestListener;
 import org.openbook.testing.HashEmbedder;
@@ -66,18 +66,18 @@ class CliErrorsTest {
     Path docs = Files.createDirectories(tmp.resolve("docs"));
     Files.writeString(docs.resolve("a.md"), "# A\n\n年假申请需提前三天提交。\n");
     Path index = tmp.resolve("index");
-    try (Engine e = Engine.open(index, OpenBookConfig.defaults(), new HashEmbedder(), true, false)) {
+    try (OpenBook e = OpenBook.open(index, OpenBookConfig.defaults(), new HashEmbedder(), true, false)) {
       e.ingest(docs, IngestListener.NONE);
     }
     Path cfg = Files.writeString(tmp.resolve("small.yaml"), "chunking:\n  maxChars: 200\n");
     OpenBookConfig small = ConfigLoader.read(cfg);
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> Engine.open(index, small, new HashEmbedder(), true, false))
+            () -> OpenBook.open(index, small, new HashEmbedder(), true, false))
         .isInstanceOf(IndexMismatchException.class)
         .hasMessageContaining("max=200")
         .hasMessageContaining("--reset");
     // --reset rebuilds with the new settings
-    try (Engine e = Engine.open(index, small, new HashEmbedder(), true, true)) {
+    try (OpenBook e = OpenBook.open(index, small, new HashEmbedder(), true, true)) {
       assertThat(e.ingest(docs, IngestListener.NONE).added()).isEqualTo(1);
     }
   }
@@ -86,7 +86,7 @@ class CliErrorsTest {
   void should_refuse_an_index_inside_the_documents_folder() throws Exception {
     Path docs = Files.createDirectories(tmp.resolve("docs"));
     Files.writeString(docs.resolve("a.md"), "# A\n\n年假申请需提前三天提交。\n");
-    try (Engine e = Engine.open(docs.resolve("index"), OpenBookConfig.defaults(),
+    try (OpenBook e = OpenBook.open(docs.resolve("index"), OpenBookConfig.defaults(),
         new HashEmbedder(), true, false)) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> e.ingest(docs, IngestListener.NONE))
           .isInstanceOf(IllegalArgumentException.class)

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 
 class AuthenticatorTest {
 

@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 import org.openbook.answer.ExtractiveGenerator;
 import org.openbook.answer.RefusalPolicy;
-import org.openbook.app.Engine;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.ingest.IngestListener;
 import org.openbook.ingest.IngestReport;
 import org.openbook.testing.HashEmbedder;
@@ -123,7 +123,7 @@ final class TestServer implements AutoCloseable {
   final Path docs;
   final Path auditLog;
   final OpenBookConfig config;
-  final Engine engine;
+  final OpenBook engine;
   final IngestReport initialIngest;
   final ApiServer server;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -162,7 +162,7 @@ final class TestServer implements AutoCloseable {
     Path cfg = root.resolve("openbook.yaml");
     Files.writeString(cfg, CONFIG.formatted(gateThreshold, auditLog.toString()));
     this.config = ConfigLoader.read(cfg);
-    this.engine = Engine.open(root.resolve("index"), config, new HashEmbedder(), true, true);
+    this.engine = OpenBook.open(root.resolve("index"), config, new HashEmbedder(), true, true);
     this.initialIngest = engine.ingest(docs, IngestListener.NONE);
     this.server = new ApiServer(engine, config, docs, new ExtractiveGenerator(RefusalPolicy.DEFAULT))
         .start("127.0.0.1", 0);

@@ -12,10 +12,10 @@ import java.util.concurrent.Callable;
 import org.apache.solr.cloud.MiniSolrCloudCluster;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.TextAnalysis;
-import org.openbook.app.Engine;
-import org.openbook.app.StoreFactory;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.StoreFactory;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.bench.SquadCorpus;
 import org.openbook.chunk.Chunk;
 import org.openbook.chunk.StructuredChunker;
@@ -44,8 +44,8 @@ import picocli.CommandLine.Option;
  * corpus = the 848 contexts as one document each ({@link SquadCorpus}, the app's default
  * chunker), queries = the 3,219 questions, gold = the question's own context. Both stores are
  * filled with the same chunks and vectors through {@link StoreFactory} and then searched through
- * {@link Engine} exactly as the app does (default config, so fusion {@value
- * Engine#DEFAULT_FUSION}, top 10, the app's fetch-k), plus dense-only and BM25-only with the same
+ * {@link OpenBook} exactly as the app does (default config, so fusion {@value
+ * OpenBook#DEFAULT_FUSION}, top 10, the app's fetch-k), plus dense-only and BM25-only with the same
  * fusion.
  *
  * <p>Prints, per store and mode, R@1, R@5 and MRR@10, and per mode the number of questions whose
@@ -114,7 +114,7 @@ public final class CmrcBackendParity implements Callable<Integer> {
       OpenBookConfig luceneConfig = OpenBookConfig.defaults();
       OpenBookConfig solrConfig = solrConfig(urls);
       TextAnalysis analysis = OpenBookAnalysis.defaultAnalysis();
-      // As Engine builds them, so that Engine opens these stores in READ mode unchanged.
+      // As OpenBook builds them, so that OpenBook opens these stores in READ mode unchanged.
       StructuredChunker chunker = new StructuredChunker(luceneConfig.chunking().settings(),
           embedder::countTokens, embedder.maxInputTokens());
       IndexManifest manifest = new IndexManifest(embedder.modelId(), embedder.dimension(),
@@ -141,8 +141,8 @@ public final class CmrcBackendParity implements Callable<Integer> {
       long chunks = fill(luceneDir, luceneConfig, manifest, analysis, corpus, "lucene");
       fill(solrState, solrConfig, manifest, analysis, corpus, "solr");
 
-      try (Engine lucene = Engine.open(luceneDir, luceneConfig, embedder, false, false);
-          Engine solr = Engine.open(solrState, solrConfig, embedder, false, false)) {
+      try (OpenBook lucene = OpenBook.open(luceneDir, luceneConfig, embedder, false, false);
+          OpenBook solr = OpenBook.open(solrState, solrConfig, embedder, false, false)) {
         System.out.printf(Locale.ROOT, "CMRC 2018 dev: %d paragraphs -> %d chunks (chunker %s),"
             + " %d questions; fusion %s, top %d, fetch-k %d; solr %d shards on %s%n",
             corpus.size(), chunks, chunker.settings().id(), questions.size(),
@@ -208,7 +208,7 @@ public final class CmrcBackendParity implements Callable<Integer> {
   }
 
   /** Runs every question on both stores in {@code mode} and prints two table rows. */
-  private void compare(HybridRetriever.Mode mode, Engine lucene, Engine solr,
+  private void compare(HybridRetriever.Mode mode, OpenBook lucene, OpenBook solr,
       Embedder embedder, List<SquadDataset.Question> questions) throws IOException {
     Retriever l = retriever(mode, lucene, embedder);
     Retriever s = retriever(mode, solr, embedder);
@@ -332,7 +332,7 @@ public final class CmrcBackendParity implements Callable<Integer> {
     return max;
   }
 
-  private static Retriever retriever(HybridRetriever.Mode mode, Engine e, Embedder embedder) {
+  private static Retriever retriever(HybridRetriever.Mode mode, OpenBook e, Embedder embedder) {
     return mode == HybridRetriever.Mode.HYBRID ? e.retriever()
         : new HybridRetriever(embedder, e.store(), e.store(), e.fusion(), mode);
   }

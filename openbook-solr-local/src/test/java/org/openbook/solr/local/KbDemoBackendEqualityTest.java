@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.app.Engine;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.chunk.Chunk;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
@@ -36,7 +36,7 @@ import org.openbook.solr.SolrChunkStore;
 import org.openbook.testing.HashEmbedder;
 
 /**
- * kb-demo ingested through the real {@link Engine} into the embedded Lucene store and into a
+ * kb-demo ingested through the real {@link OpenBook} into the embedded Lucene store and into a
  * 2-shard SolrCloud collection ({@link MiniSolrCloudCluster}, 2 nodes) answers every case of
  * {@code cases.jsonl} alike: the same top-10 chunks (ties may swap), the same Recall@5 and MRR@10,
  * and the same permission behaviour.
@@ -58,8 +58,8 @@ class KbDemoBackendEqualityTest {
   @TempDir
   static Path tmp;
   private static MiniSolrCloudCluster cluster;
-  private static Engine lucene;
-  private static Engine solr;
+  private static OpenBook lucene;
+  private static OpenBook solr;
   private static List<EvalCase> cases;
   private static OpenBookConfig luceneConfig;
   private static OpenBookConfig solrConfig;
@@ -94,8 +94,8 @@ class KbDemoBackendEqualityTest {
     docs = kb.resolve("docs");
     luceneReport = ingest(tmp.resolve("lucene"), luceneConfig, docs);
     solrReport = ingest(tmp.resolve("solr-state"), solrConfig, docs);
-    lucene = Engine.open(tmp.resolve("lucene"), luceneConfig, embedder, false, false);
-    solr = Engine.open(tmp.resolve("solr-state"), solrConfig, embedder, false, false);
+    lucene = OpenBook.open(tmp.resolve("lucene"), luceneConfig, embedder, false, false);
+    solr = OpenBook.open(tmp.resolve("solr-state"), solrConfig, embedder, false, false);
   }
 
   private static OpenBookConfig config(String yaml) throws IOException {
@@ -106,14 +106,14 @@ class KbDemoBackendEqualityTest {
 
   private static IngestReport ingest(Path index, OpenBookConfig config, Path from)
       throws IOException {
-    try (Engine e = Engine.open(index, config, embedder, true, true)) {
+    try (OpenBook e = OpenBook.open(index, config, embedder, true, true)) {
       return e.ingest(from, IngestListener.NONE);
     }
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (Engine e : new Engine[] {lucene, solr}) {
+    for (OpenBook e : new OpenBook[] {lucene, solr}) {
       if (e != null) {
         e.close();
       }
@@ -163,7 +163,7 @@ class KbDemoBackendEqualityTest {
     Principal visitor = luceneConfig.principal("visitor");
     int restrictedForAdmin = 0;
     for (EvalCase c : cases) {
-      for (Engine e : new Engine[] {lucene, solr}) {
+      for (OpenBook e : new OpenBook[] {lucene, solr}) {
         Retrieval r = e.retriever().retrieve(e.query(c.question(), visitor, 10));
         assertThat(r.hits()).as(c.id())
             .noneMatch(h -> RESTRICTED.contains(h.chunk().dept()));
@@ -181,7 +181,7 @@ class KbDemoBackendEqualityTest {
   @Test
   void should_find_nothing_changed_when_ingesting_again_into_solr() throws IOException {
     // Incremental ingest against Solr: same documents, same hashes, nothing rewritten.
-    try (Engine e = Engine.open(tmp.resolve("solr-state"), solrConfig, embedder, true, false)) {
+    try (OpenBook e = OpenBook.open(tmp.resolve("solr-state"), solrConfig, embedder, true, false)) {
       IngestReport again = e.ingest(docs, IngestListener.NONE);
       assertThat(again.indexed()).isEmpty();
       assertThat(again.unchanged()).hasSize(solrReport.indexed().size());
@@ -189,7 +189,7 @@ class KbDemoBackendEqualityTest {
     }
   }
 
-  private static List<String> deptsOf(Engine e, String question, Principal p)
+  private static List<String> deptsOf(OpenBook e, String question, Principal p)
       throws IOException {
     List<String> out = new ArrayList<>();
     for (Hit h : e.retriever().retrieve(e.query(question, p, 10)).hits()) {
@@ -199,7 +199,7 @@ class KbDemoBackendEqualityTest {
   }
 
   /** Mean Recall@5 and MRR@10 over the cases with gold passages. */
-  private static double[] metrics(Engine e) throws IOException {
+  private static double[] metrics(OpenBook e) throws IOException {
     double recall = 0;
     double mrr = 0;
     int n = 0;

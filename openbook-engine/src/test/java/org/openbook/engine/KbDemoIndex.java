@@ -1,4 +1,4 @@
-package org.openbook.app;
+package org.openbook.engine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.ingest.IngestListener;
 
@@ -31,13 +31,13 @@ public final class KbDemoIndex {
     return docs;
   }
 
-  /** The index folder, built on first use. Open it read-only ({@link Engine#forSearch}). */
+  /** The index folder, built on first use. Open it read-only ({@link OpenBook#forSearch}). */
   public static synchronized Path index() throws IOException {
     Path docs = docs();
     if (index == null) {
       Path dir = Files.createTempDirectory("kb-demo-index");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
-      try (Engine engine = Engine.open(dir.resolve("index"), OpenBookConfig.defaults(),
+      try (OpenBook engine = OpenBook.open(dir.resolve("index"), OpenBookConfig.defaults(),
           new BgeSmallZhEmbedder(), true, true)) {
         engine.ingest(docs, IngestListener.NONE);
       }

@@ -1,5 +1,10 @@
-package org.openbook.llm;
+package org.openbook.engine;
 
+import org.openbook.llm.AgentAnswer;
+import org.openbook.llm.AgentStep;
+import org.openbook.llm.AgenticAnswerer;
+import org.openbook.llm.LlmConfig;
+import org.openbook.llm.MockOpenAiServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.openbook.llm.MockOpenAiServer.completion;
 import static org.openbook.llm.MockOpenAiServer.completionFrom;
@@ -22,9 +27,9 @@ import org.openbook.answer.AnswerStatus;
 import org.openbook.answer.Citation;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.Source;
-import org.openbook.app.Engine;
-import org.openbook.app.KbDemoIndex;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.OpenBook;
+import org.openbook.engine.KbDemoIndex;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.chunk.Chunk;
 import org.openbook.retrieve.Hit;
 import org.openbook.retrieve.Principal;
@@ -37,7 +42,7 @@ class AgenticAnswererTest {
 
   private static final String REFUSAL_ZH = RefusalPolicy.DEFAULT.chinese();
   private static final Principal VISITOR = new Principal("visitor", Set.of());
-  private static Engine kbDemo;
+  private static OpenBook kbDemo;
 
   private MockOpenAiServer server;
 
@@ -58,9 +63,9 @@ class AgenticAnswererTest {
     }
   }
 
-  private static synchronized Engine kbDemo() throws IOException {
+  private static synchronized OpenBook kbDemo() throws IOException {
     if (kbDemo == null) {
-      kbDemo = Engine.forSearch(KbDemoIndex.index(), OpenBookConfig.defaults());
+      kbDemo = OpenBook.forSearch(KbDemoIndex.index(), OpenBookConfig.defaults());
     }
     return kbDemo;
   }
@@ -296,13 +301,5 @@ class AgenticAnswererTest {
         .startsWith("LLM endpoint " + server.baseUrl() + " failed")
         .containsIgnoringCase("timeout");
     assertThat((System.nanoTime() - start) / 1e9).isBetween(1.5, 6.0);
-  }
-
-  @Test
-  void should_read_the_query_argument_only() {
-    assertThat(AgenticAnswerer.queryArgument("{\"query\":\" 退货 \",\"principal\":\"admin\"}"))
-        .isEqualTo("退货");
-    assertThat(AgenticAnswerer.queryArgument("not json")).isEmpty();
-    assertThat(AgenticAnswerer.queryArgument("{\"query\":5}")).isEmpty();
   }
 }

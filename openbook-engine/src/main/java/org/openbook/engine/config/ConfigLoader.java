@@ -1,4 +1,4 @@
-package org.openbook.app.config;
+package org.openbook.engine.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;

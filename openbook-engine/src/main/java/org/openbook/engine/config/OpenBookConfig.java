@@ -1,4 +1,4 @@
-package org.openbook.app.config;
+package org.openbook.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;

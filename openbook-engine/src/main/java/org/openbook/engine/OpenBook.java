@@ -1,4 +1,4 @@
-package org.openbook.app;
+package org.openbook.engine;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -11,7 +11,7 @@ import org.openbook.answer.ExtractiveGenerator;
 import org.openbook.answer.Generator;
 import org.openbook.answer.PromptBuilder;
 import org.openbook.answer.RefusalPolicy;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.chunk.StructuredChunker;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.Loaders;
@@ -40,7 +40,7 @@ import org.openbook.retrieve.RrfFusion;
  * Wires the pipeline stages from the configuration: embedder, analysis, chunker, store,
  * retriever, answer service. One engine per command; close it to release the index.
  */
-public final class Engine implements Closeable {
+public final class OpenBook implements Closeable {
 
   /**
    * Gate-1 threshold on the best dense cosine (bge-small-zh-v1.5) when the config sets none;
@@ -68,7 +68,7 @@ public final class Engine implements Closeable {
   /** Embedding cache under the index folder; only for ingest engines, else null. */
   private final EmbeddingCache cache;
 
-  private Engine(OpenBookConfig config, Embedder embedder, Path index, boolean write,
+  private OpenBook(OpenBookConfig config, Embedder embedder, Path index, boolean write,
       boolean reset) throws IOException {
     this.config = config;
     this.index = index;
@@ -113,20 +113,20 @@ public final class Engine implements Closeable {
   }
 
   /** An engine that can ingest into {@code index} (created if absent; emptied when reset). */
-  public static Engine forIngest(Path index, OpenBookConfig config, boolean reset)
+  public static OpenBook forIngest(Path index, OpenBookConfig config, boolean reset)
       throws IOException {
-    return new Engine(config, new BgeSmallZhEmbedder(), index, true, reset);
+    return new OpenBook(config, new BgeSmallZhEmbedder(), index, true, reset);
   }
 
   /** An engine over an existing index, for search and ask. */
-  public static Engine forSearch(Path index, OpenBookConfig config) throws IOException {
-    return new Engine(config, new BgeSmallZhEmbedder(), index, false, false);
+  public static OpenBook forSearch(Path index, OpenBookConfig config) throws IOException {
+    return new OpenBook(config, new BgeSmallZhEmbedder(), index, false, false);
   }
 
   /** As {@link #forIngest}/{@link #forSearch} with a given embedder (tests, benchmarks). */
-  public static Engine open(Path index, OpenBookConfig config, Embedder embedder, boolean write,
+  public static OpenBook open(Path index, OpenBookConfig config, Embedder embedder, boolean write,
       boolean reset) throws IOException {
-    return new Engine(config, embedder, index, write, reset);
+    return new OpenBook(config, embedder, index, write, reset);
   }
 
   /** Ingests a folder incrementally (everything again after a reset) and commits. */

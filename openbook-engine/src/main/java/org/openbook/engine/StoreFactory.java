@@ -1,10 +1,10 @@
-package org.openbook.app;
+package org.openbook.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import org.openbook.analysis.TextAnalysis;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexStore;
 import org.openbook.lucene.LuceneChunkStore;

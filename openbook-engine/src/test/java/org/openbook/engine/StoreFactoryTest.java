@@ -1,4 +1,4 @@
-package org.openbook.app;
+package org.openbook.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openbook.app.config.ConfigLoader;
-import org.openbook.app.config.OpenBookConfig;
+import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.lucene.LuceneChunkStore;
 import org.openbook.solr.SolrStoreConfig;
 import org.openbook.testing.HashEmbedder;
@@ -32,7 +32,7 @@ class StoreFactoryTest {
       throws IOException {
     OpenBookConfig config = OpenBookConfig.defaults();
     assertThat(config.store().isSolr()).isFalse();
-    try (Engine e = Engine.open(tmp.resolve("index"), config, new HashEmbedder(), true, true)) {
+    try (OpenBook e = OpenBook.open(tmp.resolve("index"), config, new HashEmbedder(), true, true)) {
       assertThat(e.store()).isInstanceOf(LuceneChunkStore.class);
       assertThat(e.luceneStore().path()).isEqualTo(tmp.resolve("index"));
     }
@@ -82,7 +82,7 @@ class StoreFactoryTest {
     OpenBookConfig config = yaml("""
         store: {type: solr, solrUrls: ["http://127.0.0.1:9/solr"], collection: kb}
         """);
-    assertThatThrownBy(() -> Engine.open(tmp.resolve("state"), config, new HashEmbedder(),
+    assertThatThrownBy(() -> OpenBook.open(tmp.resolve("state"), config, new HashEmbedder(),
         false, false))
         .isInstanceOf(IOException.class)
         .hasMessageStartingWith("store: cannot open Solr collection 'kb'")
