@@ -144,8 +144,8 @@ public final class OpenBook implements Closeable {
             ? IngestOptions.DEFAULT_MAX_CHUNKS_PER_DOCUMENT : in.maxChunksPerDocument(),
         in.commitEvery() == null ? IngestOptions.DEFAULT_COMMIT_EVERY : in.commitEvery(),
         cache);
-    Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), maxBytes), chunker,
-        embedder, options);
+    Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(in.loaderSettings()),
+        maxBytes, config.access().rules()), chunker, embedder, options);
     return indexer.ingest(root, store, store, listener);
   }
 

@@ -20,6 +20,7 @@ import org.openbook.retrieve.Principal;
  * @param llm        OpenAI-compatible endpoint; environment variables override it
  * @param server     {@code openbook serve}: bearer tokens, writers, request limits
  * @param store      where the index lives: embedded Lucene (default) or a SolrCloud collection
+ * @param access     folder-level department rules ({@code access: {folders: {hr/: [hr]}}})
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -30,7 +31,8 @@ public record OpenBookConfig(
     @JsonProperty("ingest") Ingest ingest,
     @JsonProperty("llm") Llm llm,
     @JsonProperty("server") Server server,
-    @JsonProperty("store") Store store) {
+    @JsonProperty("store") Store store,
+    @JsonProperty("access") Access access) {
 
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
@@ -38,9 +40,36 @@ public record OpenBookConfig(
     retrieval = retrieval == null ? new Retrieval(null, null, null, null, null, null) : retrieval;
     gate = gate == null ? new Gate(null) : gate;
     ingest = ingest == null ? new Ingest(null, null, null) : ingest;
+    access = access == null ? new Access(null) : access;
     llm = llm == null ? new Llm(null, null, null, null) : llm;
     server = server == null ? new Server(null, null, null, null, null, null, null) : server;
     store = store == null ? Store.LUCENE : store;
+  }
+
+  /** A configuration without folder access rules. */
+  public OpenBookConfig(Map<String, List<String>> principals, Chunking chunking,
+      Retrieval retrieval, Gate gate, Ingest ingest, Llm llm, Server server, Store store) {
+    this(principals, chunking, retrieval, gate, ingest, llm, server, store, null);
+  }
+
+  /**
+   * Folder-level access: every file under a folder (path relative to the documents folder, e.g.
+   * {@code hr/}) belongs to the one department listed for it; front matter that names another
+   * department makes the file a conflict, skipped (see {@link org.openbook.document.FolderAccess}).
+   */
+  public record Access(@JsonProperty("folders") Map<String, List<String>> folders) {
+    public Access {
+      folders = folders == null ? Map.of() : new LinkedHashMap<>(folders);
+    }
+
+    /**
+     * The rules.
+     *
+     * @throws IllegalArgumentException naming the folder when a rule is not one department
+     */
+    public org.openbook.document.FolderAccess rules() {
+      return new org.openbook.document.FolderAccess(folders);
+    }
   }
 
   /** All defaults, no principals but the anonymous one. */
@@ -106,13 +135,64 @@ public record OpenBookConfig(
   public record Gate(Double threshold) {}
 
   /**
-   * Ingest limits; a file over a limit is skipped and reported, never truncated.
+   * Ingest limits and loader options; a file over a limit is skipped and reported, never
+   * truncated.
    *
-   * @param maxFileBytes         largest file in bytes (default 50 MiB)
-   * @param maxChunksPerDocument most chunks one document may yield (default 10,000)
-   * @param commitEvery          changed documents between intermediate commits (default 200)
+   * @param maxFileBytes          largest file in bytes (default 50 MiB)
+   * @param maxChunksPerDocument  most chunks one document may yield (default 10,000)
+   * @param commitEvery           changed documents between intermediate commits (default 200)
+   * @param ocr                   {@code auto} (default: OCR scanned PDF pages and images when the
+   *                              {@code tesseract} binary is found) or {@code off}
+   * @param ocrLanguages          Tesseract models, default {@code chi_sim+eng}
+   * @param ocrDpi                render resolution of PDF pages for OCR, default 300
+   * @param ocrMaxPages           most pages OCR'd per file, default 200
+   * @param ocrPageTimeoutSeconds longest OCR time per page, default 120
+   * @param hiddenSheets          {@code skip} (default) or {@code include}: hidden sheets, rows
+   *                              and columns of spreadsheets
    */
-  public record Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery) {}
+  public record Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery,
+      String ocr, String ocrLanguages, Integer ocrDpi, Integer ocrMaxPages,
+      Integer ocrPageTimeoutSeconds, String hiddenSheets) {
+
+    /** Limits only; loader options at their defaults. */
+    public Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery) {
+      this(maxFileBytes, maxChunksPerDocument, commitEvery, null, null, null, null, null, null);
+    }
+
+    /**
+     * The loader options.
+     *
+     * @throws IllegalArgumentException naming the key when a value is out of range or unknown
+     */
+    public org.openbook.document.LoaderSettings loaderSettings() {
+      var d = org.openbook.document.ocr.OcrSettings.DEFAULTS;
+      var mode = switch (ocr == null ? "auto" : ocr.strip().toLowerCase(java.util.Locale.ROOT)) {
+        case "auto" -> org.openbook.document.ocr.OcrSettings.Mode.AUTO;
+        case "off", "false" -> org.openbook.document.ocr.OcrSettings.Mode.OFF;
+        default -> throw new IllegalArgumentException(
+            "ingest.ocr must be auto or off, got '" + ocr + "'");
+      };
+      boolean include = switch (hiddenSheets == null ? "skip"
+          : hiddenSheets.strip().toLowerCase(java.util.Locale.ROOT)) {
+        case "skip" -> false;
+        case "include" -> true;
+        default -> throw new IllegalArgumentException(
+            "ingest.hiddenSheets must be skip or include, got '" + hiddenSheets + "'");
+      };
+      try {
+        return new org.openbook.document.LoaderSettings(include,
+            new org.openbook.document.ocr.OcrSettings(mode,
+                ocrLanguages == null ? d.languages() : ocrLanguages,
+                ocrDpi == null ? d.dpi() : ocrDpi,
+                ocrMaxPages == null ? d.maxPages() : ocrMaxPages,
+                ocrPageTimeoutSeconds == null ? d.pageTimeout()
+                    : java.time.Duration.ofSeconds(ocrPageTimeoutSeconds),
+                d.binary()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("ingest: " + e.getMessage(), e);
+      }
+    }
+  }
 
   /**
    * OpenAI-compatible endpoint. The key is best given by environment variable.
