@@ -92,6 +92,7 @@ public final class PdfLoader implements DocumentLoader {
     Set<Integer> ocrPages = new java.util.TreeSet<>();
     List<String> ocrWarnings = new ArrayList<>();
     long ocrMillis = 0;
+    boolean ocrRan = false;
     try (PDDocument pdf = Loader.loadPDF(raw.bytes())) {
       PDFTextStripper stripper = new PDFTextStripper();
       stripper.setLineSeparator("\n");
@@ -115,6 +116,7 @@ public final class PdfLoader implements DocumentLoader {
             continue;
           }
           long t0 = System.nanoTime();
+          ocrRan = true;
           try {
             BufferedImage image = renderer.renderImageWithDPI(i, ocr.dpi(), ImageType.GRAY);
             String text = clean(engine.get().recognize(image));
@@ -147,8 +149,9 @@ public final class PdfLoader implements DocumentLoader {
       if (e.reason() != LoadException.Reason.NEEDS_OCR || !ocrWarnings.isEmpty()) {
         throw e;
       }
-      throw new LoadException(e.reason(), e.getMessage() + "; " + (ocr.mode()
-          == OcrSettings.Mode.OFF ? "OCR is off (ingest.ocr: off)" : Tesseract.installHint()), e);
+      throw new LoadException(e.reason(), e.getMessage() + "; " + (ocrRan
+          ? "OCR found no text on these pages" : ocr.mode() == OcrSettings.Mode.OFF
+              ? "OCR is off (ingest.ocr: off)" : Tesseract.installHint()), e);
     }
   }
 

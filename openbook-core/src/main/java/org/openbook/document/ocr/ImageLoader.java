@@ -50,10 +50,6 @@ public final class ImageLoader implements DocumentLoader {
    */
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
-    Tesseract ocr = Tesseract.find(settings).orElseThrow(() -> new LoadException(
-        LoadException.Reason.IMAGE_NO_OCR, source + ": image not read, OCR is "
-            + (settings.mode() == OcrSettings.Mode.OFF ? "off (ingest.ocr: off)"
-                : "not installed; " + Tesseract.installHint())));
     RawFile raw = RawFile.read(file);
     DocumentAssembler out = new DocumentAssembler();
     List<String> warnings = new ArrayList<>();
@@ -71,6 +67,11 @@ public final class ImageLoader implements DocumentLoader {
       try {
         reader.setInput(in);
         frames = reader.getNumImages(true);
+        BufferedImage first = reader.read(0); // a damaged image is reported as such, OCR or not
+        Tesseract ocr = Tesseract.find(settings).orElseThrow(() -> new LoadException(
+            LoadException.Reason.IMAGE_NO_OCR, source + ": image not read, OCR is "
+                + (settings.mode() == OcrSettings.Mode.OFF ? "off (ingest.ocr: off)"
+                    : "not installed; " + Tesseract.installHint())));
         for (int i = 0; i < frames; i++) {
           int page = i + 1;
           if (pages >= settings.maxPages()) {
@@ -78,7 +79,7 @@ public final class ImageLoader implements DocumentLoader {
                 + settings.maxPages() + "), not read");
             break;
           }
-          BufferedImage image = reader.read(i);
+          BufferedImage image = i == 0 ? first : reader.read(i);
           long t0 = System.nanoTime();
           String text;
           try {
