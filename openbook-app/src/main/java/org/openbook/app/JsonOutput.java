@@ -122,6 +122,9 @@ public final class JsonOutput {
     root.put("added", r.added());
     root.put("updated", r.updated());
     root.put("totalChunks", totalChunks);
+    root.set("formats", MAPPER.valueToTree(r.formats()));
+    root.put("ocrPages", r.ocrPages());
+    root.put("ocrSeconds", r.ocrSeconds());
     return write(root);
   }
 
@@ -160,6 +163,15 @@ public final class JsonOutput {
     }
     n.put("startOffset", c.startOffset());
     n.put("endOffset", c.endOffset());
+    // where a person opens it: a sheet range for spreadsheets, whether the page text is OCR
+    String range = c.meta().get(org.openbook.chunk.StructuredChunker.CELL_RANGE);
+    if (range != null) {
+      n.put("cellRange", range);
+    } else {
+      n.putNull("cellRange");
+    }
+    n.put("ocr", "true".equals(c.meta().get(org.openbook.chunk.StructuredChunker.OCR)));
+    n.put("format", c.meta().getOrDefault("format", ""));
     n.put("text", c.raw());
     putScore(n, "fusedScore", h.fusedScore());
     putRank(n, "denseRank", h.denseRank());

@@ -39,8 +39,9 @@ final class BadInputCorpus {
 
   /** The YAML config the corpus is meant to be ingested with. */
   static String config() {
+    // OCR off: the outcome must not depend on whether Tesseract is installed
     return "ingest:\n  maxFileBytes: " + MAX_FILE_BYTES + "\n  maxChunksPerDocument: "
-        + MAX_CHUNKS + "\n";
+        + MAX_CHUNKS + "\n  ocr: off\n";
   }
 
   /**
@@ -85,6 +86,27 @@ final class BadInputCorpus {
     Files.createSymbolicLink(root.resolve("loop/self"), Path.of(".."));
     text(root, "资料 目录/员工 手册.md", "# 员工手册\n\n试用期三个月。\n", StandardCharsets.UTF_8);
     Files.write(root.resolve("photo.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
+    // issue 11: hostile office files and images
+    Files.createDirectories(root.resolve("office"));
+    try {
+      org.openbook.document.office.OfficeSamples.truncatedDocx(
+          root.resolve("office/truncated.docx"), 0.6);
+      org.openbook.document.office.OfficeSamples.zipBombXlsx(root.resolve("office/bomb.xlsx"), 64);
+      org.openbook.document.office.OfficeSamples.encryptedXlsx(root.resolve("office/locked.xlsx"));
+      org.openbook.document.office.OfficeSamples.picturesOnlyPptx(
+          root.resolve("office/pictures.pptx"));
+      org.openbook.document.office.OfficeSamples.fullXls(root.resolve("office/full.xls"));
+      org.openbook.document.office.OfficeSamples.corruptTiff(root.resolve("office/corrupt.tif"),
+          200);
+      org.openbook.document.office.OfficeSamples.workbook(root.resolve("office/stores.xlsx"), 20,
+          true, true);
+      javax.imageio.ImageIO.write(org.openbook.document.office.OfficeSamples.textImage(
+          "SCAN", 200, 80), "png", root.resolve("office/scan.png").toFile());
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
     if (withUnreadable) {
       Path p = text(root, PERMISSION_DENIED, "# 秘密\n\n看不到。\n", StandardCharsets.UTF_8);
       Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("---------"));

@@ -71,16 +71,56 @@ class BadInputCorpusTest {
         .containsEntry("truncated.pdf",
             "corrupt | truncated.pdf: cannot parse PDF (Page tree root must be a dictionary)")
         .containsEntry("image-only.pdf", "needs OCR | image-only.pdf: no page has usable text"
-            + " (page 1: no extractable text (needs OCR))")
+            + " (page 1: no extractable text (needs OCR)); OCR is off (ingest.ocr: off)")
         .containsEntry("loop/self", "symbolic link loop | " + corpus.resolve("loop/self"))
         .containsEntry("photo.png",
-            "unsupported type | supported: [htm, html, markdown, md, pdf, txt]");
+            "corrupt | photo.png: not a readable image (unknown or damaged format)")
+        .containsEntry("office/locked.xlsx", "encrypted | office/locked.xlsx: password-protected"
+            + " Office file (encrypted), cannot be read")
+        .containsEntry("office/pictures.pptx", "empty | office/pictures.pptx: none of its 2"
+            + " slide(s) holds text (pictures only?)")
+        .containsEntry("office/scan.png", "image (OCR off) | office/scan.png: image not read,"
+            + " OCR is off (ingest.ocr: off)")
+        .containsEntry("office/stores.xlsx", "indexed 2");
+    assertThat(got.get("office/truncated.docx")).startsWith("corrupt | office/truncated.docx: ");
+    assertThat(got.get("office/bomb.xlsx")).startsWith("too large | office/bomb.xlsx: ")
+        .contains("zip bomb");
+    assertThat(got.get("office/full.xls")).matches(
+        "too many chunks \\| office/full.xls: too many chunks \\(\\d+ > 300\\)");
+    assertThat(got.get("office/corrupt.tif")).startsWith("corrupt | office/corrupt.tif: ");
+    assertThat(r.indexed().stream().filter(f -> f.source().equals("office/stores.xlsx"))
+        .findFirst().orElseThrow().warnings()).hasSize(2);
     // every file exactly once; the two binary files and invalid-utf8.txt are checked below
     assertThat(got).containsOnlyKeys("good.md", "资料 目录/员工 手册.md", "gbk.txt", "utf16.txt",
         "long-line.txt", "nested.md", "empty.md", "big.txt", "many.md", "encrypted.pdf",
         "truncated.pdf", "image-only.pdf", "loop/self", "photo.png", "binary.md", "binary.txt",
-        "invalid-utf8.txt");
-    assertThat(r.filesSeen()).isEqualTo(17);
+        "invalid-utf8.txt", "office/truncated.docx", "office/bomb.xlsx", "office/locked.xlsx",
+        "office/pictures.pptx", "office/full.xls", "office/corrupt.tif", "office/stores.xlsx",
+        "office/scan.png");
+    assertThat(r.filesSeen()).isEqualTo(25);
+    assertThat(r.failed()).extracting(IngestReport.SkippedFile::source)
+        .doesNotContain("office/scan.png").contains("office/locked.xlsx");
+  }
+
+  @Test
+  void should_exit_0_when_only_an_image_is_skipped_for_want_of_ocr() throws IOException {
+    Path corpus = tmp.resolve("img");
+    Files.createDirectories(corpus);
+    Files.writeString(corpus.resolve("good.md"), "# 年假\n\n年假每年十天。\n");
+    javax.imageio.ImageIO.write(org.openbook.document.office.OfficeSamples.textImage(
+        "SCAN", 200, 80), "png", corpus.resolve("scan.png").toFile());
+    Path yaml = tmp.resolve("img.yaml");
+    Files.writeString(yaml, "ingest:\n  ocr: off\n");
+    StringWriter out = new StringWriter();
+    CommandLine cl = new CommandLine(new OpenBookCommand());
+    cl.setOut(new PrintWriter(out));
+
+    int code = cl.execute("ingest", corpus.toString(), "--index", tmp.resolve("img-index")
+        .toString(), "--config", yaml.toString(), "--no-progress");
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("skipped: scan.png (image (OCR off): scan.png: image not"
+        + " read, OCR is off (ingest.ocr: off))", "formats: md 1, png 0 (+1 skipped)");
   }
 
   @Test

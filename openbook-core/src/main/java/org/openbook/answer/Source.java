@@ -22,11 +22,24 @@ public record Source(
     return new Source(n, c.id(), c.source(), c.headingLabel(), c.page(), c.raw(), hit);
   }
 
-  /** Where the passage is, for display: {@code file › heading} or {@code file p.3}. */
+  /**
+   * Where the passage is, for display: {@code file › heading}, {@code file p.3} (PDF page),
+   * {@code file slide 3} (PowerPoint), {@code file › 商用设备!A41:G46} (spreadsheet range), with
+   * {@code (OCR)} after the page when its text was recognised by OCR.
+   */
   public String location() {
     StringBuilder sb = new StringBuilder(source);
+    var meta = hit == null ? java.util.Map.<String, String>of() : hit.chunk().meta();
+    String format = meta.getOrDefault("format", "");
     if (page > 0) {
-      sb.append(" p.").append(page);
+      sb.append(format.equals("pptx") || format.equals("ppt") ? " slide " : " p.").append(page);
+      if ("true".equals(meta.get(org.openbook.chunk.StructuredChunker.OCR))) {
+        sb.append(" (OCR)");
+      }
+    }
+    String range = meta.get(org.openbook.chunk.StructuredChunker.CELL_RANGE);
+    if (range != null) {
+      return sb.append(" › ").append(range).toString();
     }
     if (!headingPath.isEmpty()) {
       sb.append(" › ").append(headingPath);

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
+import org.openbook.document.CellRange;
 import org.openbook.document.Document;
+import org.openbook.document.PageSpan;
 import org.openbook.document.Section;
 
 /**
@@ -18,14 +20,27 @@ import org.openbook.document.Section;
  * heading path that start on the same page; a chunk never crosses a run, so its heading path and
  * page are right. Inside a run, whole sections are packed greedily; a section over budget is cut
  * on its own: paragraphs by sentences (with whole-sentence overlap, {@link Segmenter}), lists by
- * items and then sentences, code by lines, tables by rows. A table piece without the header gets
- * the header row (and the delimiter row), condensed, prepended in {@code embedText} only.
+ * items and then sentences, code by lines, tables by rows.
  *
- * <p>Each chunk's {@code raw} is exactly {@code text.substring(startOffset, endOffset)}, trimmed
- * of surrounding blank lines and trailing whitespace (first-line indentation is kept for code);
- * whitespace-only chunks are never produced. {@code embedText} is the contextual prefix
- * ({@code title > heading > …}, duplicates skipped, at most {@code maxPrefixChars}), a line break,
- * the table header if any, and {@code raw}.
+ * <p>Tables (bug case T11): a table piece is never cut inside a row, and every piece that holds
+ * rows starts with the table's header rows. The first piece holds them in place; every later piece
+ * starts with a copy of them (condensed: runs of blanks and dashes shortened) in front of its
+ * rows, so a reader and the generator see the column names next to each value. The header rows
+ * are the first line, or every line down to a GFM delimiter row ({@code |---|}) among the first
+ * {@value #MAX_HEADER_ROWS} lines. The copy counts toward the budget; it is left out only when it
+ * alone would take more than half of it, so rows always keep room.
+ *
+ * <p>Each chunk's {@code raw} is {@code text.substring(startOffset, endOffset)}, trimmed of
+ * surrounding blank lines and trailing whitespace (first-line indentation is kept for code),
+ * preceded only for a table continuation by the header copy, whose length is in chunk meta
+ * {@value #TABLE_HEADER_CHARS}; whitespace-only chunks are never produced. {@code embedText} is the
+ * contextual prefix ({@code title > heading > …}, duplicates skipped, at most
+ * {@code maxPrefixChars}), a line break and {@code raw}.
+ *
+ * <p>Locations: a chunk over spreadsheet rows ({@link Document#cells()}) gets meta
+ * {@value #CELL_RANGE} = the bounding range of the rows it holds at offsets, e.g.
+ * {@code 商用设备!A41:G46} (the header copy is not counted); a chunk on a page whose text came
+ * from OCR ({@link PageSpan#ocr()}) gets meta {@value #OCR} = {@code true}.
  *
  * <p>Budget: {@code raw} is at most {@code maxChars}; with a token counter, {@code embedText} is
  * also at most {@code maxTokens} by that counter (DESIGN rule 10: the embedding model's input
@@ -35,6 +50,21 @@ public final class StructuredChunker implements Chunker {
 
   /** Metadata key of the last page a chunk covers, set only when it differs from the start. */
   public static final String PAGE_END = "page_end";
+
+  /**
+   * Metadata key: number of leading chars of {@code raw} that are a copy of the table header
+   * rather than document text at the chunk's offsets; absent when there is no copy.
+   */
+  public static final String TABLE_HEADER_CHARS = "table_header_chars";
+
+  /** Metadata key of the spreadsheet range a chunk holds, e.g. {@code 商用设备!A41:G46}. */
+  public static final String CELL_RANGE = "cell_range";
+
+  /** Metadata key set to {@code true} when the chunk's page text came from OCR. */
+  public static final String OCR = "ocr";
+
+  /** Most lines above a delimiter row that are taken as the table's header rows. */
+  static final int MAX_HEADER_ROWS = 4;
 
   private static final String SEP = " > ";
 
@@ -181,28 +211,31 @@ public final class StructuredChunker implements Chunker {
   }
 
   /**
-   * Cuts a table between rows; the header row and a GFM delimiter row below it form the first
-   * unit, and every later piece repeats them in {@code embedText} so its cells keep their column
-   * names. The repeated header is condensed (runs of blanks and of dashes shortened, as padded
-   * Markdown tables waste hundreds of chars on them) and left out when, with the prefix, it would
-   * take more than half of {@code maxTokens}, so rows always keep room.
+   * Cuts a table between rows; the header rows form the first unit, and every later piece starts
+   * with their condensed copy, which counts toward both the char and the token budget.
    */
   private void splitTable(
       String text, Span span, List<String> path, String prefix, List<Piece> out) {
     List<Span> rows = lines(text, span.start(), span.end());
-    boolean delimiter =
-        rows.size() > 1 && TABLE_DELIMITER.matcher(rows.get(1).of(text)).matches();
-    int headerEnd = rows.get(delimiter ? 1 : 0).end();
-    String header = condenseRow(rows.get(0).of(text))
-        + (delimiter ? condenseRow(rows.get(1).of(text)) : "");
-    if (tokenCounter != null
-        && tokenCounter.applyAsInt(embedText(prefix, header, "")) > maxTokens / 2) {
+    int headerRows = headerRows(text, rows);
+    int headerEnd = rows.get(headerRows - 1).end();
+    StringBuilder copy = new StringBuilder();
+    for (Span row : rows.subList(0, headerRows)) {
+      copy.append(condenseRow(row.of(text)));
+    }
+    String header = copy.toString();
+    if (header.length() > settings.maxChars() / 2 || (tokenCounter != null
+        && tokenCounter.applyAsInt(embedText(prefix, header)) > maxTokens / 2)) {
       header = "";
     }
     String insert = header;
-    Segmenter.Fit fit = (s, e) -> tokensFit(text, prefix, s < headerEnd ? "" : insert, s, e);
+    Segmenter.Fit fit = (s, e) -> {
+      String copyHere = s < headerEnd ? "" : insert;
+      return trim(text, s, e).length() + copyHere.length() <= settings.maxChars()
+          && tokensFit(text, prefix, copyHere, s, e);
+    };
     Span headerUnit = new Span(span.start(), headerEnd);
-    List<Span> body = rows.subList(delimiter ? 2 : 1, rows.size());
+    List<Span> body = rows.subList(headerRows, rows.size());
     List<Span> segments = new ArrayList<>();
     if (fits(headerUnit.start(), headerUnit.end(), fit)) {
       List<Span> units = new ArrayList<>();
@@ -218,6 +251,19 @@ public final class StructuredChunker implements Chunker {
       out.add(new Piece(seg.start(), seg.end(), path, prefix,
           seg.start() < headerEnd ? "" : insert));
     }
+  }
+
+  /**
+   * Number of header rows: every line down to a GFM delimiter row among the first {@value
+   * #MAX_HEADER_ROWS} + 1 lines, else 1 (the first line).
+   */
+  private static int headerRows(String text, List<Span> rows) {
+    for (int i = 1; i < Math.min(rows.size(), MAX_HEADER_ROWS + 1); i++) {
+      if (TABLE_DELIMITER.matcher(rows.get(i).of(text)).matches()) {
+        return i + 1;
+      }
+    }
+    return 1;
   }
 
   /** A table row with padding collapsed, ending in one line break. */
@@ -236,7 +282,7 @@ public final class StructuredChunker implements Chunker {
     }
     Span t = trim(text, s, e);
     return t.length() == 0
-        || tokenCounter.applyAsInt(embedText(prefix, insert, t.of(text))) <= maxTokens;
+        || tokenCounter.applyAsInt(embedText(prefix, insert + t.of(text))) <= maxTokens;
   }
 
   private List<Chunk> toChunks(Document doc, List<Piece> pieces) {
@@ -246,25 +292,35 @@ public final class StructuredChunker implements Chunker {
       if (t.length() == 0) {
         continue;
       }
-      String raw = t.of(doc.text());
+      String raw = p.insert() + t.of(doc.text());
       int page = doc.pageAt(t.start());
       Map<String, String> meta = new HashMap<>(doc.meta());
       meta.put("source", doc.source());
       meta.put("title", doc.title());
+      if (!p.insert().isEmpty()) {
+        meta.put(TABLE_HEADER_CHARS, Integer.toString(p.insert().length()));
+      }
+      String range = CellRange.union(doc.cells(), t.start(), t.end());
+      if (range != null) {
+        meta.put(CELL_RANGE, range);
+      }
+      if (doc.ocrAt(t.start())) {
+        meta.put(OCR, "true");
+      }
       int pageEnd = doc.pageAt(t.end() - 1);
       if (pageEnd != page) {
         meta.put(PAGE_END, Integer.toString(pageEnd));
       }
       int ordinal = chunks.size();
       chunks.add(new Chunk(ChunkIds.of(doc.id(), ordinal), doc.id(), ordinal, raw,
-          embedText(p.prefix(), p.insert(), raw), p.headingPath(), page, t.start(), t.end(),
+          embedText(p.prefix(), raw), p.headingPath(), page, t.start(), t.end(),
           meta));
     }
     return chunks;
   }
 
-  private static String embedText(String prefix, String insert, String raw) {
-    return prefix.isEmpty() ? insert + raw : prefix + "\n" + insert + raw;
+  private static String embedText(String prefix, String raw) {
+    return prefix.isEmpty() ? raw : prefix + "\n" + raw;
   }
 
   /**
@@ -367,8 +423,7 @@ public final class StructuredChunker implements Chunker {
   /**
    * A chunk before trimming and numbering.
    *
-   * @param insert text put between the prefix and {@code raw} in {@code embedText} (a table
-   *               header), or empty
+   * @param insert the table header copy put in front of the text at the offsets, or empty
    */
   private record Piece(int start, int end, List<String> headingPath, String prefix,
       String insert) {}

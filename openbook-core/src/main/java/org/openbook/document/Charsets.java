@@ -24,7 +24,7 @@ import java.util.Arrays;
  * contain NUL bytes). Decoded text whose first {@value #SNIFF_BYTES} characters are more than
  * {@value #MAX_CONTROL_SHARE} control characters or U+FFFD is also treated as binary.
  */
-final class Charsets {
+public final class Charsets {
 
   /** Bytes/characters inspected for binary content (git inspects 8000). */
   static final int SNIFF_BYTES = 8000;
@@ -38,7 +38,7 @@ final class Charsets {
   /**
    * Decoded text, the charset used, and a warning when bytes had to be replaced (empty if none).
    */
-  record Decoded(String text, Charset charset, String warning) {
+  public record Decoded(String text, Charset charset, String warning) {
     Decoded(String text, Charset charset) {
       this(text, charset, "");
     }
@@ -56,7 +56,7 @@ final class Charsets {
   private Charsets() {}
 
   /** Removes a leading U+FEFF (a BOM decoded as a character). */
-  static String stripBom(String s) {
+  public static String stripBom(String s) {
     return s.startsWith("\uFEFF") ? s.substring(1) : s;
   }
 
@@ -65,7 +65,7 @@ final class Charsets {
    *
    * @throws LoadException BINARY when the bytes are not text in any recognised encoding
    */
-  static Decoded decode(byte[] b, String source) throws LoadException {
+  public static Decoded decode(byte[] b, String source) throws LoadException {
     Decoded d = decodeText(b, source);
     if (controlShare(d.text()) > MAX_CONTROL_SHARE) {
       throw new LoadException(LoadException.Reason.BINARY,

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param meta        string metadata: front matter ({@code title}, {@code dept}, {@code tags}, …);
  *                    {@code dept} is always present and defaults to {@code public}
  * @param contentHash SHA-256 hex of the raw file bytes
+ * @param cells       spreadsheet locations of text stretches (one per row for sheets), in text
+ *                    order; empty for other formats
  */
 public record Document(
     String id,
@@ -29,7 +31,8 @@ public record Document(
     List<Section> sections,
     List<PageSpan> pages,
     Map<String, String> meta,
-    String contentHash) {
+    String contentHash,
+    List<CellRange> cells) {
 
   /** Metadata key of the department that may read this document. */
   public static final String DEPT = "dept";
@@ -41,6 +44,24 @@ public record Document(
     sections = List.copyOf(sections);
     pages = List.copyOf(pages);
     meta = Map.copyOf(meta);
+    cells = List.copyOf(cells);
+  }
+
+  /** A document without spreadsheet locations. */
+  public Document(String id, String source, String title, String text, List<Section> sections,
+      List<PageSpan> pages, Map<String, String> meta, String contentHash) {
+    this(id, source, title, text, sections, pages, meta, contentHash, List.of());
+  }
+
+  /** Whether the page containing {@code offset} was read by OCR. */
+  public boolean ocrAt(int offset) {
+    int page = pageAt(offset);
+    for (PageSpan p : pages) {
+      if (p.page() == page) {
+        return p.ocr();
+      }
+    }
+    return false;
   }
 
   /** The department of this document ({@value #PUBLIC} when none was given). */

@@ -20,17 +20,28 @@ public final class DocumentReader {
 
   private final Loaders loaders;
   private final long maxBytes;
+  private final FolderAccess access;
 
   /**
    * @param loaders  the loaders by extension
    * @param maxBytes largest accepted file size in bytes ({@code > 0})
    */
   public DocumentReader(Loaders loaders, long maxBytes) {
+    this(loaders, maxBytes, FolderAccess.NONE);
+  }
+
+  /**
+   * @param loaders  the loaders by extension
+   * @param maxBytes largest accepted file size in bytes ({@code > 0})
+   * @param access   folder-level department rules applied to every loaded document
+   */
+  public DocumentReader(Loaders loaders, long maxBytes, FolderAccess access) {
     if (maxBytes <= 0) {
       throw new IllegalArgumentException("maxBytes must be > 0, got " + maxBytes);
     }
     this.loaders = loaders;
     this.maxBytes = maxBytes;
+    this.access = java.util.Objects.requireNonNull(access, "access");
   }
 
   /** Default loaders and {@link #DEFAULT_MAX_BYTES}. */
@@ -72,7 +83,9 @@ public final class DocumentReader {
    * @param source its path relative to the corpus root ('/'-separated)
    * @throws LoadException UNSUPPORTED_TYPE (no loader for the extension), TOO_LARGE (over the
    *                       limit), UNREADABLE (I/O error), or the loader's reason (EMPTY, BINARY,
-   *                       CORRUPT, NEEDS_OCR); the message always names {@code source}
+   *                       CORRUPT, ENCRYPTED, NEEDS_OCR), or BAD_METADATA when the document's
+   *                       department conflicts with its folder's ({@link FolderAccess}); the
+   *                       message always names {@code source}
    */
   public LoadResult read(Path file, String source) throws LoadException {
     DocumentLoader loader = loaders.forPath(file).orElseThrow(() -> new LoadException(
@@ -84,7 +97,7 @@ public final class DocumentReader {
         throw new LoadException(LoadException.Reason.TOO_LARGE,
             source + ": " + size + " bytes exceeds the limit of " + maxBytes + " bytes");
       }
-      return loader.load(file, source);
+      return access.apply(source, loader.load(file, source));
     } catch (IOException e) {
       throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
           e);

@@ -11,12 +11,19 @@ public class LoadException extends Exception {
     NEEDS_OCR("needs OCR"),
     BINARY("binary content"),
     CORRUPT("corrupt"),
+    /** Password-protected (encrypted) file: it cannot be read without the password. */
+    ENCRYPTED("encrypted"),
     TOO_LARGE("too large"),
     /**
      * Metadata that decides access (front matter, HTML {@code <meta name="dept">}) is present but
      * cannot be read for sure; the file is skipped rather than indexed as public.
      */
-    BAD_METADATA("bad front matter");
+    BAD_METADATA("bad front matter"),
+    /**
+     * An image while OCR is off or not installed: not a failure of the run (an image beside the
+     * documents is normal), reported so the user knows it was not read.
+     */
+    IMAGE_NO_OCR("image (OCR off)");
 
     private final String label;
 

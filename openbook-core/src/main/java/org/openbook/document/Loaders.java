@@ -30,9 +30,22 @@ public final class Loaders {
     this.byExtension = Collections.unmodifiableMap(map);
   }
 
-  /** Markdown, plain text, PDF and HTML. */
+  /** Every format with {@link LoaderSettings#DEFAULTS}. */
   public static Loaders defaults() {
-    return new Loaders(new MarkdownLoader(), new TextLoader(), new PdfLoader(), new HtmlLoader());
+    return defaults(LoaderSettings.DEFAULTS);
+  }
+
+  /**
+   * Markdown, plain text, PDF (OCR of pages without a text layer when {@code settings} allow),
+   * HTML, Word ({@code .docx .doc}), spreadsheets ({@code .xlsx .xls .csv}), PowerPoint
+   * ({@code .pptx .ppt}) and images ({@code .png .jpg .jpeg .tif .tiff}, read by OCR).
+   */
+  public static Loaders defaults(LoaderSettings settings) {
+    return new Loaders(new MarkdownLoader(), new TextLoader(), new PdfLoader(settings.ocr()),
+        new HtmlLoader(), new org.openbook.document.office.WordLoader(),
+        new org.openbook.document.office.SpreadsheetLoader(settings.includeHiddenSheets()),
+        new org.openbook.document.office.SlidesLoader(),
+        new org.openbook.document.ocr.ImageLoader(settings.ocr()));
   }
 
   /** The loader for {@code file}'s extension, or empty when the type is not supported. */

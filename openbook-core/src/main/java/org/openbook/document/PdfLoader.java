@@ -1,11 +1,13 @@
 package org.openbook.document;
 
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
@@ -13,7 +15,12 @@ import java.util.regex.Pattern;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException;
+import org.apache.pdfbox.rendering.ImageType;
+import org.apache.pdfbox.rendering.PDFRenderer;
 import org.apache.pdfbox.text.PDFTextStripper;
+import org.openbook.document.ocr.OcrException;
+import org.openbook.document.ocr.OcrSettings;
+import org.openbook.document.ocr.Tesseract;
 
 /**
  * Loads PDF with Apache PDFBox 3, page by page.
@@ -32,6 +39,22 @@ import org.apache.pdfbox.text.PDFTextStripper;
  * <p>PDFBox's parser is lenient by default and rebuilds a damaged cross-reference table.
  */
 public final class PdfLoader implements DocumentLoader {
+
+  private final OcrSettings ocr;
+
+  /**
+   * @param ocr OCR of pages without a text layer: such a page is rendered at {@code ocr.dpi()}
+   *            in grey and read by {@link Tesseract} (its {@link PageSpan#ocr()} set); with OCR
+   *            off or not installed it is reported as needing OCR, as before
+   */
+  public PdfLoader(OcrSettings ocr) {
+    this.ocr = ocr;
+  }
+
+  /** A loader that OCRs when Tesseract is installed ({@link OcrSettings#DEFAULTS}). */
+  public PdfLoader() {
+    this(OcrSettings.DEFAULTS);
+  }
 
   /** Joins page texts in {@link Document#text()}. */
   public static final String PAGE_SEPARATOR = "\n\n";
@@ -66,6 +89,10 @@ public final class PdfLoader implements DocumentLoader {
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);
     List<String> pageTexts = new ArrayList<>();
+    Set<Integer> ocrPages = new java.util.TreeSet<>();
+    List<String> ocrWarnings = new ArrayList<>();
+    long ocrMillis = 0;
+    boolean ocrRan = false;
     try (PDDocument pdf = Loader.loadPDF(raw.bytes())) {
       PDFTextStripper stripper = new PDFTextStripper();
       stripper.setLineSeparator("\n");
@@ -76,6 +103,34 @@ public final class PdfLoader implements DocumentLoader {
         stripper.setEndPage(p);
         pageTexts.add(clean(stripper.getText(pdf)));
       }
+      Optional<Tesseract> engine = Tesseract.find(ocr);
+      if (engine.isPresent()) {
+        PDFRenderer renderer = new PDFRenderer(pdf);
+        for (int i = 0; i < pageTexts.size(); i++) {
+          if (!pageTexts.get(i).isBlank()) {
+            continue;
+          }
+          if (ocrPages.size() >= ocr.maxPages()) {
+            ocrWarnings.add("page " + (i + 1) + ": over the OCR page limit (" + ocr.maxPages()
+                + "), not read");
+            continue;
+          }
+          long t0 = System.nanoTime();
+          ocrRan = true;
+          try {
+            BufferedImage image = renderer.renderImageWithDPI(i, ocr.dpi(), ImageType.GRAY);
+            String text = clean(engine.get().recognize(image));
+            if (!text.isBlank()) {
+              pageTexts.set(i, text);
+              ocrPages.add(i);
+            }
+          } catch (OcrException | IOException | RuntimeException e) {
+            ocrWarnings.add("page " + (i + 1) + ": OCR failed (" + e.getMessage() + ")");
+          } finally {
+            ocrMillis += (System.nanoTime() - t0) / 1_000_000;
+          }
+        }
+      }
     } catch (InvalidPasswordException e) {
       throw new LoadException(LoadException.Reason.CORRUPT,
           source + ": encrypted PDF needs a password (" + e.getMessage() + ")", e);
@@ -85,12 +140,33 @@ public final class PdfLoader implements DocumentLoader {
           source + ": cannot parse PDF (" + e.getMessage() + ")", e);
     }
     // the file name, not the PDF's Info title: that is often "Microsoft Word - x.docx"
-    return build(pageTexts, source, RawFile.baseName(file), raw.sha256());
+    try {
+      LoadResult r = build(pageTexts, ocrPages, source, RawFile.baseName(file), raw.sha256());
+      List<String> warnings = new ArrayList<>(ocrWarnings);
+      warnings.addAll(r.warnings());
+      return new LoadResult(r.document(), warnings, ocrPages.size(), ocrMillis);
+    } catch (LoadException e) {
+      if (e.reason() != LoadException.Reason.NEEDS_OCR || !ocrWarnings.isEmpty()) {
+        throw e;
+      }
+      throw new LoadException(e.reason(), e.getMessage() + "; " + (ocrRan
+          ? "OCR found no text on these pages" : ocr.mode() == OcrSettings.Mode.OFF
+              ? "OCR is off (ingest.ocr: off)" : Tesseract.installHint()), e);
+    }
   }
 
-  /** Assembles the document from cleaned page texts (index 0 = page 1). */
+  /** {@link #build(List, Set, String, String, String)} without OCR'd pages. */
   static LoadResult build(List<String> pageTexts, String source, String title, String hash)
       throws LoadException {
+    return build(pageTexts, Set.of(), source, title, hash);
+  }
+
+  /**
+   * Assembles the document from cleaned page texts (index 0 = page 1); {@code ocrPages} holds the
+   * 0-based indices of pages whose text came from OCR.
+   */
+  static LoadResult build(List<String> pageTexts, Set<Integer> ocrPages, String source,
+      String title, String hash) throws LoadException {
     StringBuilder text = new StringBuilder();
     List<PageSpan> pages = new ArrayList<>();
     List<Section> sections = new ArrayList<>();
@@ -103,7 +179,7 @@ public final class PdfLoader implements DocumentLoader {
       int start = text.length();
       String pageText = pageTexts.get(i);
       text.append(pageText);
-      pages.add(new PageSpan(page, start, text.length()));
+      pages.add(new PageSpan(page, start, text.length(), ocrPages.contains(i)));
       if (pageText.isBlank()) {
         warnings.add("page " + page + ": no extractable text (needs OCR)");
         continue;

@@ -14,10 +14,10 @@ import java.util.HexFormat;
  * @param bytes  the raw file content
  * @param sha256 lower-case hex SHA-256 of {@code bytes} (64 characters)
  */
-record RawFile(byte[] bytes, String sha256) {
+public record RawFile(byte[] bytes, String sha256) {
 
   /** Reads the whole file; throws the {@link IOException} of {@link Files#readAllBytes}. */
-  static RawFile read(Path file) throws IOException {
+  public static RawFile read(Path file) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
     return new RawFile(bytes, sha256Hex(bytes));
   }
@@ -37,7 +37,7 @@ record RawFile(byte[] bytes, String sha256) {
   }
 
   /** The file name without its last extension, used as the fallback title. */
-  static String baseName(Path file) {
+  public static String baseName(Path file) {
     String name = file.getFileName().toString();
     int dot = name.lastIndexOf('.');
     return dot > 0 ? name.substring(0, dot) : name;

@@ -22,6 +22,7 @@ import java.util.Optional;
  * docs: fixtures/kb-demo/docs         # relative to the shared data folder
  * config: examples/openbook.yaml      # relative to the repository root; optional
  * configs: dense,bm25,rrf,hybrid      # eval configurations to run
+ * needs: [tesseract]                  # programs the run needs on the PATH; optional
  * expect:
  *   - {config: hybrid, metric: recall5, expected: 1.000, tolerance: 0.06}
  * </pre>
@@ -35,15 +36,33 @@ import java.util.Optional;
  * @param docs    corpus folder, relative to the shared folder
  * @param config  OpenBook configuration file relative to the repository root, or null
  * @param configs eval configurations, comma-separated ({@link RetrieverVariant#parse})
+ * @param needs   programs the run needs on the {@code PATH} (e.g. {@code tesseract} for OCR)
  * @param expect  the expectations
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record ExpectedScores(
-    String name, String cases, String docs, String config, String configs,
+    String name, String cases, String docs, String config, String configs, List<String> needs,
     List<Expectation> expect) {
 
   public ExpectedScores {
+    needs = needs == null ? List.of() : List.copyOf(needs);
     expect = expect == null ? List.of() : List.copyOf(expect);
+  }
+
+  /** The {@link #needs} programs not found on the {@code PATH}. */
+  public List<String> missingPrograms() {
+    String path = System.getenv().getOrDefault("PATH", "");
+    List<String> missing = new ArrayList<>();
+    for (String program : needs) {
+      boolean found = false;
+      for (String dir : path.split(java.io.File.pathSeparator)) {
+        found |= !dir.isEmpty() && java.nio.file.Files.isExecutable(Path.of(dir, program));
+      }
+      if (!found) {
+        missing.add(program);
+      }
+    }
+    return missing;
   }
 
   /**

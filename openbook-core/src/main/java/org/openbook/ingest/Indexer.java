@@ -174,6 +174,7 @@ public final class Indexer {
     int written = 0;
     for (CorpusFile file : files) {
       String source = file.source();
+      run.listener.fileStarted(source);
       try {
         Outcome o = process(file, known.get(source));
         if (o.unchanged()) {
@@ -197,8 +198,8 @@ public final class Indexer {
           continue;
         }
         written += o.chunks().size();
-        indexed.add(new IngestReport.IndexedFile(
-            source, o.chunks().size(), known.containsKey(source), o.warnings()));
+        indexed.add(new IngestReport.IndexedFile(source, o.chunks().size(),
+            known.containsKey(source), o.warnings(), o.ocrPages(), o.ocrMillis()));
       } finally {
         run.listener.fileDone(source);
       }
@@ -231,7 +232,8 @@ public final class Indexer {
         return Outcome.skipped(source, TOO_MANY_CHUNKS, source + ": too many chunks ("
             + chunks.size() + " > " + options.maxChunksPerDocument() + ")");
       }
-      return new Outcome(false, null, embed(withHash(chunks, hash)), loaded.warnings());
+      return new Outcome(false, null, embed(withHash(chunks, hash)), loaded.warnings(),
+          loaded.ocrPages(), loaded.ocrMillis());
     } catch (LoadException e) {
       return Outcome.skipped(source, e.reason().label(), e.getMessage());
     } catch (InputTooLongException e) {
@@ -245,12 +247,12 @@ public final class Indexer {
 
   /** The result of {@link #process}: exactly one of unchanged, skip, chunks. */
   private record Outcome(boolean unchanged, IngestReport.SkippedFile skip,
-      List<EmbeddedChunk> chunks, List<String> warnings) {
-    static final Outcome UNCHANGED = new Outcome(true, null, List.of(), List.of());
+      List<EmbeddedChunk> chunks, List<String> warnings, int ocrPages, long ocrMillis) {
+    static final Outcome UNCHANGED = new Outcome(true, null, List.of(), List.of(), 0, 0);
 
     static Outcome skipped(String source, String reason, String detail) {
       return new Outcome(false, new IngestReport.SkippedFile(source, reason, detail), List.of(),
-          List.of());
+          List.of(), 0, 0);
     }
   }
 

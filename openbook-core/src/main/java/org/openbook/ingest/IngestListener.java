@@ -6,6 +6,9 @@ public interface IngestListener {
   /** Called once the files to visit are known. */
   default void started(int files) {}
 
+  /** Called before each file is hashed and read (e.g. to show the current file). */
+  default void fileStarted(String source) {}
+
   /** Called after each file, whatever its outcome. */
   default void fileDone(String source) {}
 

@@ -29,11 +29,63 @@ public record IngestReport(
     skipped = List.copyOf(skipped);
   }
 
-  /** A file that was indexed. */
-  public record IndexedFile(String source, int chunks, boolean updated, List<String> warnings) {
+  /**
+   * A file that was indexed.
+   *
+   * @param ocrPages  pages or images of it read by OCR
+   * @param ocrMillis wall-clock milliseconds spent in OCR for it
+   */
+  public record IndexedFile(String source, int chunks, boolean updated, List<String> warnings,
+      int ocrPages, long ocrMillis) {
     public IndexedFile {
       warnings = List.copyOf(warnings);
     }
+
+    /** A file read without OCR. */
+    public IndexedFile(String source, int chunks, boolean updated, List<String> warnings) {
+      this(source, chunks, updated, warnings, 0, 0);
+    }
+  }
+
+  /** Pages (and images) read by OCR in this run. */
+  public int ocrPages() {
+    return indexed.stream().mapToInt(IndexedFile::ocrPages).sum();
+  }
+
+  /** Seconds spent in OCR in this run. */
+  public double ocrSeconds() {
+    return indexed.stream().mapToLong(IndexedFile::ocrMillis).sum() / 1000.0;
+  }
+
+  /**
+   * Files that should have been read and were not: every skipped file except images skipped
+   * because OCR is off or not installed (an image beside the documents is normal).
+   */
+  public List<SkippedFile> failed() {
+    String image = org.openbook.document.LoadException.Reason.IMAGE_NO_OCR.label();
+    return skipped.stream().filter(s -> !s.reason().equals(image)).toList();
+  }
+
+  /**
+   * Per file format (lower-case extension, {@code ""} when none): how many files were indexed,
+   * unchanged and skipped, as {@code {format: {indexed: n, unchanged: n, skipped: n}}}, sorted.
+   */
+  public java.util.Map<String, java.util.Map<String, Integer>> formats() {
+    java.util.Map<String, java.util.Map<String, Integer>> out = new java.util.TreeMap<>();
+    indexed.forEach(f -> count(out, f.source(), "indexed"));
+    unchanged.forEach(s -> count(out, s, "unchanged"));
+    skipped.forEach(f -> count(out, f.source(), "skipped"));
+    return out;
+  }
+
+  private static void count(java.util.Map<String, java.util.Map<String, Integer>> out,
+      String source, String outcome) {
+    String name = source.substring(source.lastIndexOf('/') + 1);
+    int dot = name.lastIndexOf('.');
+    String ext = dot < 0 ? "" : name.substring(dot + 1).toLowerCase(java.util.Locale.ROOT);
+    java.util.Map<String, Integer> m = out.computeIfAbsent(ext, k -> new java.util.TreeMap<>(
+        java.util.Map.of("indexed", 0, "unchanged", 0, "skipped", 0)));
+    m.merge(outcome, 1, Integer::sum);
   }
 
   /** A file that was not indexed, with a short reason label and the detail. */

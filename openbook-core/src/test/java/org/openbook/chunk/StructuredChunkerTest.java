@@ -60,7 +60,9 @@ class StructuredChunkerTest {
 
   private static void assertOffsetsExact(Document doc, List<Chunk> chunks) {
     for (Chunk c : chunks) {
-      assertThat(doc.text().substring(c.startOffset(), c.endOffset())).isEqualTo(c.raw());
+      int copy = Integer.parseInt(c.meta().getOrDefault(StructuredChunker.TABLE_HEADER_CHARS, "0"));
+      assertThat(doc.text().substring(c.startOffset(), c.endOffset()))
+          .isEqualTo(c.raw().substring(copy));
     }
   }
 
@@ -200,20 +202,35 @@ class StructuredChunkerTest {
   }
 
   @Test
-  void should_repeat_the_table_header_in_embed_text_but_not_in_raw() {
+  void should_start_every_table_piece_with_the_header_rows_counted_in_the_budget() {
     String header = "| 参数 | 含义 |\n|---|---|\n";
     String rows = "| port | 端口 |\n| host | 主机 |\n| user | 用户 |\n";
     Document doc = new DocBuilder().section(Kind.TABLE, List.of("配置"), header + rows).build();
-    List<Chunk> chunks = new StructuredChunker(new ChunkerSettings(40, 0, 80)).chunk(doc);
+    // header copy (22 chars) + one row (13) = 35 <= 44; two rows would make 49
+    List<Chunk> chunks = new StructuredChunker(new ChunkerSettings(44, 0, 80)).chunk(doc);
 
     assertThat(raws(chunks)).containsExactly(
         "| 参数 | 含义 |\n|---|---|\n| port | 端口 |",
-        "| host | 主机 |\n| user | 用户 |");
-    assertThat(chunks.get(0).embedText())
-        .isEqualTo("运维手册 > 配置\n| 参数 | 含义 |\n|---|---|\n| port | 端口 |");
-    assertThat(chunks.get(1).embedText())
-        .isEqualTo("运维手册 > 配置\n| 参数 | 含义 |\n|---|---|\n| host | 主机 |\n| user | 用户 |");
+        header + "| host | 主机 |",
+        header + "| user | 用户 |");
+    assertThat(chunks.get(1).embedText()).isEqualTo("运维手册 > 配置\n" + header + "| host | 主机 |");
+    assertThat(chunks.get(0).meta()).doesNotContainKey(StructuredChunker.TABLE_HEADER_CHARS);
+    assertThat(chunks.get(1).meta()).containsEntry(StructuredChunker.TABLE_HEADER_CHARS, "22");
+    assertThat(chunks).allSatisfy(c -> assertThat(c.raw().length()).isLessThanOrEqualTo(44));
     assertOffsetsExact(doc, chunks);
+  }
+
+  @Test
+  void should_repeat_two_header_rows_above_the_delimiter() {
+    String header = "| 城市 | 一般员工 |\n| (元) | (每晚) |\n|---|---|\n";
+    String rows = "| 北京 | 600 |\n| 上海 | 600 |\n| 深圳 | 550 |\n| 广州 | 550 |\n";
+    Document doc = new DocBuilder().title("").section(Kind.TABLE, List.of(), header + rows).build();
+    List<Chunk> chunks = new StructuredChunker(new ChunkerSettings(80, 0, 80)).chunk(doc);
+
+    assertThat(chunks).hasSize(2);
+    assertThat(chunks).allSatisfy(c -> assertThat(c.raw()).startsWith(header));
+    assertThat(String.join("\n", raws(chunks))).contains("| 北京 | 600 |", "| 上海 | 600 |",
+        "| 深圳 | 550 |", "| 广州 | 550 |");
   }
 
   @Test
@@ -304,20 +321,23 @@ class StructuredChunkerTest {
         String::length, 40).chunk(doc);
 
     assertThat(raws(chunks)).containsExactly(
-        header + "| a | 1 |\n| b | 2 |", "| c | 3 |\n| d | 4 |", "| e | 5 |");
+        header + "| a | 1 |\n| b | 2 |", header + "| c | 3 |\n| d | 4 |", header + "| e | 5 |");
     assertThat(chunks).extracting(Chunk::embedText).containsExactly(
         header + "| a | 1 |\n| b | 2 |", header + "| c | 3 |\n| d | 4 |", header + "| e | 5 |");
   }
 
   @Test
   void should_condense_a_padded_table_header_in_embed_text() {
-    String table = "|  key   |  value  |\n| :----- | ------: |\n| a | 1 |\n| b | 2 |\n";
+    String table = "|  key   |  value  |\n| :----- | ------: |\n| a | 1 |\n| b | 2 |\n"
+        + "| c | 3 |\n| d | 4 |\n";
     Document doc = new DocBuilder().title("").section(Kind.TABLE, List.of(), table).build();
-    List<Chunk> chunks = new StructuredChunker(new ChunkerSettings(52, 0, 80)).chunk(doc);
+    List<Chunk> chunks = new StructuredChunker(new ChunkerSettings(64, 0, 80)).chunk(doc);
 
     assertThat(raws(chunks)).containsExactly(
-        "|  key   |  value  |\n| :----- | ------: |\n| a | 1 |", "| b | 2 |");
-    assertThat(chunks.get(1).embedText()).isEqualTo("| key | value |\n| :--- | ---: |\n| b | 2 |");
+        "|  key   |  value  |\n| :----- | ------: |\n| a | 1 |\n| b | 2 |",
+        "| key | value |\n| :--- | ---: |\n| c | 3 |\n| d | 4 |");
+    assertThat(chunks.get(1).embedText())
+        .isEqualTo("| key | value |\n| :--- | ---: |\n| c | 3 |\n| d | 4 |");
   }
 
   @Test

@@ -43,7 +43,7 @@ class DocumentReaderTest {
 
   @Test
   void should_reject_unsupported_type() throws IOException {
-    Path f = tmp.resolve("photo.png");
+    Path f = tmp.resolve("archive.zip");
     Files.write(f, new byte[] {1, 2, 3});
 
     assertThat(reasonOf(new DocumentReader(), f)).isEqualTo(LoadException.Reason.UNSUPPORTED_TYPE);

@@ -13,7 +13,8 @@ class LoadersTest {
   @Test
   void should_list_supported_extensions_sorted() {
     assertThat(loaders.supportedExtensions())
-        .containsExactly("htm", "html", "markdown", "md", "pdf", "txt");
+        .containsExactly("csv", "doc", "docx", "htm", "html", "jpeg", "jpg", "markdown", "md",
+            "pdf", "png", "ppt", "pptx", "tif", "tiff", "txt", "xls", "xlsx");
   }
 
   @Test
@@ -26,7 +27,7 @@ class LoadersTest {
 
   @Test
   void should_find_no_loader_for_unknown_or_missing_extension() {
-    assertThat(loaders.forPath(Path.of("image.png"))).isEmpty();
+    assertThat(loaders.forPath(Path.of("archive.zip"))).isEmpty();
     assertThat(loaders.forPath(Path.of("Makefile"))).isEmpty();
     assertThat(loaders.forPath(Path.of("trailing."))).isEmpty();
   }

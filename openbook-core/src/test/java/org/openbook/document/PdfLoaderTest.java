@@ -23,6 +23,7 @@ import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory;
 import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
+import org.openbook.document.ocr.OcrSettings;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +34,7 @@ class PdfLoaderTest {
   private static final String CJK_FONT = "/document/wqy-microhei-subset.ttf";
   private static final Pattern BAD_CONTROLS = Pattern.compile("[\\x00-\\x08\\x0B-\\x1F]");
 
-  private final PdfLoader loader = new PdfLoader();
+  private final PdfLoader loader = new PdfLoader(OcrSettings.OFF);
 
   @TempDir Path tmp;
 
@@ -168,14 +169,15 @@ class PdfLoaderTest {
   }
 
   @Test
-  void should_report_scanned_pdf_as_needing_ocr() {
+  void should_report_scanned_pdf_as_needing_ocr_when_ocr_is_off() {
     Path f = TestData.shared("datasets/pdf/small_ocr.pdf");
 
-    assertThatThrownBy(() -> loader.load(f, "small_ocr.pdf"))
+    assertThatThrownBy(() -> new PdfLoader(OcrSettings.OFF).load(f, "small_ocr.pdf"))
         .isInstanceOfSatisfying(LoadException.class,
             e -> assertThat(e.reason()).isEqualTo(LoadException.Reason.NEEDS_OCR))
         .hasMessageContaining("small_ocr.pdf")
-        .hasMessageContaining("page 8: no extractable text (needs OCR)");
+        .hasMessageContaining("page 8: no extractable text (needs OCR)")
+        .hasMessageContaining("ingest.ocr: off");
   }
 
   @Test

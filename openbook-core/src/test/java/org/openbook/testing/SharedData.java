@@ -24,6 +24,28 @@ public final class SharedData {
   }
 
   /**
+   * Skips the calling test when programs it needs are {@code missing}, or fails it when
+   * {@value #REQUIRE_ENV} is set.
+   *
+   * @throws IllegalStateException when programs are missing and required
+   */
+  public static void requireTools(java.util.List<String> missing) {
+    if (missing.isEmpty()) {
+      return;
+    }
+    String why = "programs not installed: " + missing + " (.ci/run installs them)";
+    if (required()) {
+      throw new IllegalStateException(why + "; " + REQUIRE_ENV + " is set, so tests may not skip");
+    }
+    Assumptions.assumeTrue(false, why);
+  }
+
+  private static boolean required() {
+    String env = System.getenv(REQUIRE_ENV);
+    return env != null && !env.isBlank() && !env.equals("0");
+  }
+
+  /**
    * {@code shared/<relative>}; skips the calling test when it does not exist, or fails it when
    * {@value #REQUIRE_ENV} is set.
    *
@@ -32,8 +54,7 @@ public final class SharedData {
   public static Path require(String relative) {
     Path p = root().resolve(relative);
     if (!Files.exists(p)) {
-      String env = System.getenv(REQUIRE_ENV);
-      if (env != null && !env.isBlank() && !env.equals("0")) {
+      if (required()) {
         throw new IllegalStateException("shared data absent: " + p.toAbsolutePath() + " ("
             + REQUIRE_ENV + " is set, so tests may not skip it)");
       }

@@ -256,8 +256,8 @@ public final class OpenBook implements Closeable {
     }
     var in = settings.ingest();
     IngestOptions options = new IngestOptions(in.maxChunksPerDocument(), in.commitEvery(), cache);
-    Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), in.maxFileBytes()),
-        chunker, embedder, options);
+    Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(in.loaders()),
+        in.maxFileBytes(), settings.access()), chunker, embedder, options);
     return files == null ? indexer.ingest(root, store, store, listener)
         : indexer.ingestFiles(root, files, store, store, listener);
   }

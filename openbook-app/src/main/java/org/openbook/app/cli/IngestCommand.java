@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code openbook ingest <dir> --index PATH [--reset]}. */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
-    description = "Index every supported file under a folder (.md .markdown .txt .pdf .html .htm).")
+    description = "Index every supported file under a folder (.md .markdown .txt .pdf .html .htm"
+        + " .docx .doc .xlsx .xls .csv .pptx .ppt; .png .jpg .tif by OCR).")
 public final class IngestCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "DIR", description = "Folder of documents.")
@@ -53,7 +54,8 @@ public final class IngestCommand implements Callable<Integer> {
       } else {
         printSummary(out, report, total);
       }
-      return report.skipped().isEmpty() ? 0 : OpenBookCommand.EXIT_SKIPPED;
+      // images skipped for want of OCR are reported but do not fail the run
+      return report.failed().isEmpty() ? 0 : OpenBookCommand.EXIT_SKIPPED;
     }
   }
 
@@ -72,6 +74,14 @@ public final class IngestCommand implements Callable<Integer> {
         r.removed().size());
     out.printf("chunks: %d written, %d in index; %.1f s (%.1f chunks/s)%n",
         r.chunks(), total, seconds, seconds > 0 ? r.chunks() / seconds : 0.0);
+    StringBuilder formats = new StringBuilder();
+    r.formats().forEach((ext, counts) -> formats.append(formats.length() == 0 ? "" : ", ")
+        .append(ext.isEmpty() ? "(none)" : ext).append(' ').append(counts.get("indexed"))
+        .append(counts.get("skipped") > 0 ? " (+" + counts.get("skipped") + " skipped)" : ""));
+    out.println("formats: " + formats);
+    if (r.ocrPages() > 0) {
+      out.printf("ocr: %d page(s) in %.1f s%n", r.ocrPages(), r.ocrSeconds());
+    }
   }
 
   /** A progress bar on stderr, drawn only for interactive runs. */
@@ -88,6 +98,14 @@ public final class IngestCommand implements Callable<Integer> {
       if (enabled) {
         bar = new ProgressBarBuilder().setTaskName("ingest").setInitialMax(files)
             .setStyle(ProgressBarStyle.ASCII).setUnit(" files", 1).continuousUpdate().build();
+      }
+    }
+
+    @Override
+    public void fileStarted(String source) {
+      if (bar != null) {
+        String name = source.length() > 40 ? "…" + source.substring(source.length() - 39) : source;
+        bar.setExtraMessage(name);
       }
     }
 

@@ -41,6 +41,7 @@ class RegressionTest {
   @MethodSource("expectedScoreFiles")
   void should_keep_the_expected_scores(Path file) throws Exception {
     ExpectedScores expected = ExpectedScores.read(file);
+    SharedData.requireTools(expected.missingPrograms());
     Path out = tmp.resolve("report");
     List<String> args = new ArrayList<>(List.of("eval",
         "--cases", SharedData.require(expected.cases()).toString(),

@@ -14,7 +14,7 @@ class AuthenticatorTest {
   private static Settings config(Map<String, String> tokens) {
     return new OpenBookConfig(Map.of("hr", List.of("hr")), null, null, null, null, null,
         new OpenBookConfig.Server(tokens, List.of("hr"), null, null, null, null, null, null, null),
-        null, null)
+        null)
         .resolve(Map.of());
   }
 

@@ -64,7 +64,7 @@ class JwtVerifierTest {
     auth = new Authenticator(new OpenBookConfig(
         Map.of("finance-team", List.of("finance"), "hr-team", List.of("HR")), null, null, null,
         null, null, new OpenBookConfig.Server(Map.of("static-token", "visitor"), List.of("alice"),
-            null, null, null, null, null, null, oidc), null, null).resolve(Map.of()));
+            null, null, null, null, null, null, oidc), null).resolve(Map.of()));
   }
 
   @AfterEach

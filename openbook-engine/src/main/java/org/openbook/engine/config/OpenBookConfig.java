@@ -34,6 +34,7 @@ import org.openbook.solr.SolrTls;
  * @param server     {@code openbook serve}: bearer tokens, writers, request limits
  * @param store      where the index lives: embedded Lucene (default) or a SolrCloud collection
  * @param rerank     the reranking stage between fusion and generation (default: none)
+ * @param access     folder-level department rules ({@code access: {folders: {hr/: [hr]}}})
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -45,7 +46,8 @@ public record OpenBookConfig(
     @JsonProperty("llm") Llm llm,
     @JsonProperty("server") Server server,
     @JsonProperty("store") Store store,
-    @JsonProperty("rerank") Rerank rerank) {
+    @JsonProperty("rerank") Rerank rerank,
+    @JsonProperty("access") Access access) {
 
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
@@ -54,15 +56,43 @@ public record OpenBookConfig(
         ? new Retrieval(null, null, null, null, null, null, null, null) : retrieval;
     gate = gate == null ? new Gate(null) : gate;
     ingest = ingest == null ? new Ingest(null, null, null) : ingest;
+    access = access == null ? new Access(null) : access;
     llm = llm == null ? new Llm(null, null, null, null) : llm;
-    server = server == null ? new Server(null, null, null, null, null, null, null, null, null) : server;
+    server = server == null
+        ? new Server(null, null, null, null, null, null, null, null, null) : server;
     store = store == null ? Store.LUCENE : store;
     rerank = rerank == null ? Rerank.NONE : rerank;
   }
 
+  /** A configuration without folder access rules. */
+  public OpenBookConfig(Map<String, List<String>> principals, Chunking chunking,
+      Retrieval retrieval, Gate gate, Ingest ingest, Llm llm, Server server, Store store) {
+    this(principals, chunking, retrieval, gate, ingest, llm, server, store, null, null);
+  }
+
+  /**
+   * Folder-level access: every file under a folder (path relative to the documents folder, e.g.
+   * {@code hr/}) belongs to the one department listed for it; front matter that names another
+   * department makes the file a conflict, skipped (see {@link org.openbook.document.FolderAccess}).
+   */
+  public record Access(@JsonProperty("folders") Map<String, List<String>> folders) {
+    public Access {
+      folders = folders == null ? Map.of() : new LinkedHashMap<>(folders);
+    }
+
+    /**
+     * The rules.
+     *
+     * @throws IllegalArgumentException naming the folder when a rule is not one department
+     */
+    public org.openbook.document.FolderAccess rules() {
+      return new org.openbook.document.FolderAccess(folders);
+    }
+  }
+
   /** All defaults, no principals but the anonymous one. */
   public static OpenBookConfig defaults() {
-    return new OpenBookConfig(null, null, null, null, null, null, null, null, null);
+    return new OpenBookConfig(null, null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -83,7 +113,7 @@ public record OpenBookConfig(
     return new Settings(depts, chunking.settings(), retrieval.resolve(),
         new Settings.Gate(gate.threshold() == null ? Gate.DEFAULT_THRESHOLD : gate.threshold()),
         ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env),
-        rerank.resolve(env));
+        rerank.resolve(env), access.rules());
   }
 
   /** Chunk budget in chars; defaults from {@link ChunkerSettings#DEFAULT}. */
@@ -170,19 +200,71 @@ public record OpenBookConfig(
   }
 
   /**
-   * Ingest limits; a file over a limit is skipped and reported, never truncated.
+   * Ingest limits and loader options; a file over a limit is skipped and reported, never
+   * truncated.
    *
-   * @param maxFileBytes         largest file in bytes (default 50 MiB)
-   * @param maxChunksPerDocument most chunks one document may yield (default 10,000)
-   * @param commitEvery          changed documents between intermediate commits (default 200)
+   * @param maxFileBytes          largest file in bytes (default 50 MiB)
+   * @param maxChunksPerDocument  most chunks one document may yield (default 10,000)
+   * @param commitEvery           changed documents between intermediate commits (default 200)
+   * @param ocr                   {@code auto} (default: OCR scanned PDF pages and images when the
+   *                              {@code tesseract} binary is found) or {@code off}
+   * @param ocrLanguages          Tesseract models, default {@code chi_sim+eng}
+   * @param ocrDpi                render resolution of PDF pages for OCR, default 300
+   * @param ocrMaxPages           most pages OCR'd per file, default 200
+   * @param ocrPageTimeoutSeconds longest OCR time per page, default 120
+   * @param hiddenSheets          {@code skip} (default) or {@code include}: hidden sheets, rows
+   *                              and columns of spreadsheets
    */
-  public record Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery) {
+  public record Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery,
+      String ocr, String ocrLanguages, Integer ocrDpi, Integer ocrMaxPages,
+      Integer ocrPageTimeoutSeconds, String hiddenSheets) {
+
+    /** Limits only; loader options at their defaults. */
+    public Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery) {
+      this(maxFileBytes, maxChunksPerDocument, commitEvery, null, null, null, null, null, null);
+    }
+
+    /**
+     * The loader options.
+     *
+     * @throws IllegalArgumentException naming the key when a value is out of range or unknown
+     */
     Settings.Ingest resolve() {
       return new Settings.Ingest(
           maxFileBytes == null ? DocumentReader.DEFAULT_MAX_BYTES : maxFileBytes,
           maxChunksPerDocument == null
               ? IngestOptions.DEFAULT_MAX_CHUNKS_PER_DOCUMENT : maxChunksPerDocument,
-          commitEvery == null ? IngestOptions.DEFAULT_COMMIT_EVERY : commitEvery);
+          commitEvery == null ? IngestOptions.DEFAULT_COMMIT_EVERY : commitEvery,
+          loaderSettings());
+    }
+
+    private org.openbook.document.LoaderSettings loaderSettings() {
+      var d = org.openbook.document.ocr.OcrSettings.DEFAULTS;
+      var mode = switch (ocr == null ? "auto" : ocr.strip().toLowerCase(java.util.Locale.ROOT)) {
+        case "auto" -> org.openbook.document.ocr.OcrSettings.Mode.AUTO;
+        case "off", "false" -> org.openbook.document.ocr.OcrSettings.Mode.OFF;
+        default -> throw new IllegalArgumentException(
+            "ingest.ocr must be auto or off, got '" + ocr + "'");
+      };
+      boolean include = switch (hiddenSheets == null ? "skip"
+          : hiddenSheets.strip().toLowerCase(java.util.Locale.ROOT)) {
+        case "skip" -> false;
+        case "include" -> true;
+        default -> throw new IllegalArgumentException(
+            "ingest.hiddenSheets must be skip or include, got '" + hiddenSheets + "'");
+      };
+      try {
+        return new org.openbook.document.LoaderSettings(include,
+            new org.openbook.document.ocr.OcrSettings(mode,
+                ocrLanguages == null ? d.languages() : ocrLanguages,
+                ocrDpi == null ? d.dpi() : ocrDpi,
+                ocrMaxPages == null ? d.maxPages() : ocrMaxPages,
+                ocrPageTimeoutSeconds == null ? d.pageTimeout()
+                    : java.time.Duration.ofSeconds(ocrPageTimeoutSeconds),
+                d.binary()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("ingest: " + e.getMessage(), e);
+      }
     }
   }
 

@@ -29,6 +29,7 @@ import org.openbook.solr.SolrStoreConfig;
  * @param server     {@code openbook serve} settings
  * @param store      the index backend
  * @param rerank     the reranking stage between fusion and generation
+ * @param access     folder-level department rules for files without their own
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -39,7 +40,8 @@ public record Settings(
     Optional<LlmConfig> llm,
     Server server,
     Store store,
-    Rerank rerank) {
+    Rerank rerank,
+    org.openbook.document.FolderAccess access) {
 
   public Settings {
     principals = Map.copyOf(principals);
@@ -93,8 +95,10 @@ public record Settings(
    * @param maxFileBytes         largest file, in bytes
    * @param maxChunksPerDocument most chunks one document may yield
    * @param commitEvery          changed documents between intermediate commits
+   * @param loaders              loader options: OCR, hidden sheets
    */
-  public record Ingest(long maxFileBytes, int maxChunksPerDocument, int commitEvery) {}
+  public record Ingest(long maxFileBytes, int maxChunksPerDocument, int commitEvery,
+      org.openbook.document.LoaderSettings loaders) {}
 
   /**
    * {@code openbook serve}.

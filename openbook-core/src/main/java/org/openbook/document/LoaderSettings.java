@@ -1,0 +1,22 @@
+package org.openbook.document;
+
+import java.util.Objects;
+import org.openbook.document.ocr.OcrSettings;
+
+/**
+ * Options of the loaders that the configuration may change.
+ *
+ * @param includeHiddenSheets whether hidden sheets, rows and columns of spreadsheets are indexed
+ *                            (configuration {@code ingest.hiddenSheets: include}); default false,
+ *                            as they often hold internal data
+ * @param ocr                 OCR of scanned PDF pages and images
+ */
+public record LoaderSettings(boolean includeHiddenSheets, OcrSettings ocr) {
+
+  /** Hidden sheets skipped, OCR auto with its defaults. */
+  public static final LoaderSettings DEFAULTS = new LoaderSettings(false, OcrSettings.DEFAULTS);
+
+  public LoaderSettings {
+    Objects.requireNonNull(ocr, "ocr");
+  }
+}
