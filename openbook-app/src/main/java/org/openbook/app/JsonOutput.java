@@ -77,6 +77,9 @@ public final class JsonOutput {
     diag.put("generationMillis", d.generationMillis());
     diag.put("reason", d.reason());
     diag.put("rewrittenQuestion", d.rewrittenQuestion());
+    putScore(diag, "bestLexicalEvidence", d.bestLexicalEvidence());
+    diag.put("gateSignal", d.gateSignal());
+    diag.put("partialText", d.partialText());
     return root;
   }
 

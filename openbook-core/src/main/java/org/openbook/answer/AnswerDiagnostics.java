@@ -18,6 +18,14 @@ import java.util.List;
  * @param rewrittenQuestion   the standalone question actually retrieved for when a follow-up in a
  *                            conversation was rewritten (see {@code org.openbook.conversation}),
  *                            or empty when the question was used as asked
+ * @param bestLexicalEvidence gate 1's lexical signal: the best IDF-weighted key-term share of one
+ *                            source in [0, 1] (NaN when the lexical signal is off or the question
+ *                            has no key terms; see {@link EvidenceGate})
+ * @param gateSignal          which gate-1 signal let the question through ({@code dense},
+ *                            {@code identifier}, {@code lexical}), {@code none} when gate 1
+ *                            refused, or empty when not recorded
+ * @param partialText         the text a generator produced before it failed (e.g. a reply cut
+ *                            off by the model's length limit, reason {@code truncated}), or empty
  */
 public record AnswerDiagnostics(
     String generator,
@@ -29,26 +37,55 @@ public record AnswerDiagnostics(
     long retrievalMillis,
     long generationMillis,
     String reason,
-    String rewrittenQuestion) {
+    String rewrittenQuestion,
+    double bestLexicalEvidence,
+    String gateSignal,
+    String partialText) {
 
   public AnswerDiagnostics {
     invalidCitations = List.copyOf(invalidCitations);
     uncitedSentences = List.copyOf(uncitedSentences);
     unsupportedCitations = List.copyOf(unsupportedCitations);
     rewrittenQuestion = rewrittenQuestion == null ? "" : rewrittenQuestion;
+    gateSignal = gateSignal == null ? "" : gateSignal;
+    partialText = partialText == null ? "" : partialText;
+  }
+
+  /** Diagnostics without gate-1 signal details and without partial text. */
+  public AnswerDiagnostics(String generator, double bestDenseScore, double threshold,
+      List<Integer> invalidCitations, List<String> uncitedSentences,
+      List<Integer> unsupportedCitations, long retrievalMillis, long generationMillis,
+      String reason, String rewrittenQuestion) {
+    this(generator, bestDenseScore, threshold, invalidCitations, uncitedSentences,
+        unsupportedCitations, retrievalMillis, generationMillis, reason, rewrittenQuestion,
+        Double.NaN, "", "");
   }
 
   /** These diagnostics with {@code rewrittenQuestion} set (null becomes empty). */
   public AnswerDiagnostics withRewrittenQuestion(String rewrittenQuestion) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, bestLexicalEvidence, gateSignal, partialText);
   }
 
   /** These diagnostics with {@code reason} replaced. */
   public AnswerDiagnostics withReason(String reason) {
     return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
         uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
-        rewrittenQuestion);
+        rewrittenQuestion, bestLexicalEvidence, gateSignal, partialText);
+  }
+
+  /** These diagnostics with gate 1's lexical signal and the signal that decided. */
+  public AnswerDiagnostics withGate(double bestLexicalEvidence, String gateSignal) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, bestLexicalEvidence, gateSignal, partialText);
+  }
+
+  /** These diagnostics with the partial text of a failed generation. */
+  public AnswerDiagnostics withPartialText(String partialText) {
+    return new AnswerDiagnostics(generator, bestDenseScore, threshold, invalidCitations,
+        uncitedSentences, unsupportedCitations, retrievalMillis, generationMillis, reason,
+        rewrittenQuestion, bestLexicalEvidence, gateSignal, partialText);
   }
 }

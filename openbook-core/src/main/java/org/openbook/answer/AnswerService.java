@@ -13,15 +13,19 @@ import org.openbook.retrieve.Retriever;
  *
  * <ol>
  *   <li>Retrieve once ({@link Retriever#retrieve}).
- *   <li>Gate 1: no hits, or the best dense cosine is NaN or below the threshold →
+ *   <li>Gate 1 ({@link EvidenceGate}): no hits, or neither the best dense cosine of the hits nor
+ *       their lexical match with the question's key terms is evidence →
  *       {@link AnswerStatus#REFUSED_NO_EVIDENCE} with the refusal sentence; the generator is not
- *       called.
+ *       called. The gate judges the top-k hits that become the sources, not a chunk outside them.
  *   <li>Number the hits {@code [1]..[k]} in retrieval order ({@link Source#of}); this exact list
  *       goes to the generator and into the answer.
  *   <li>Gate 2: a reply that is the fixed refusal sentence → {@link AnswerStatus#REFUSED_BY_MODEL}
  *       (sources kept, no citations).
  *   <li>Otherwise {@link CitationChecker} and {@link SupportChecker} on the final text →
  *       {@link AnswerStatus#ANSWERED} (gate 2 and these checks are {@link ReplyChecker}).
+ *   <li>The gate judges what the answer uses (two-signal gate only): an answer whose cited
+ *       sources, taken alone, would not pass gate 1 becomes {@link AnswerStatus#REFUSED_NO_EVIDENCE} (reason
+ *       {@code cited passages are no evidence}), with the sources kept.
  * </ol>
  *
  * Failures of retrieval or generation become {@link AnswerStatus#FAILED} with the reason in the
@@ -31,7 +35,7 @@ public final class AnswerService {
 
   private final Retriever retriever;
   private final Generator generator;
-  private final double threshold;
+  private final EvidenceGate gate;
   private final RefusalPolicy refusal;
   private final ReplyChecker replies;
 
@@ -55,12 +59,25 @@ public final class AnswerService {
       double threshold,
       RefusalPolicy refusal,
       double supportThreshold) {
-    if (!(threshold >= -1 && threshold <= 1)) {
-      throw new IllegalArgumentException("gate threshold must be a cosine in [-1, 1], got " + threshold);
-    }
+    this(retriever, generator, EvidenceGate.denseOnly(threshold), refusal, supportThreshold);
+  }
+
+  /**
+   * @param retriever        finds the passages
+   * @param generator        writes the answer from them
+   * @param gate             gate 1
+   * @param refusal          the refusal sentences
+   * @param supportThreshold lexical support a citation needs, in [0, 1]
+   */
+  public AnswerService(
+      Retriever retriever,
+      Generator generator,
+      EvidenceGate gate,
+      RefusalPolicy refusal,
+      double supportThreshold) {
     this.retriever = retriever;
     this.generator = generator;
-    this.threshold = threshold;
+    this.gate = gate;
     this.refusal = refusal;
     this.replies = new ReplyChecker(refusal, new SupportChecker(supportThreshold));
   }
@@ -106,13 +123,21 @@ public final class AnswerService {
           List.of());
     }
     long retrievalMillis = millisSince(t0);
-    double best = retrieval.bestDenseScore();
+    EvidenceGate.Verdict verdict;
+    try {
+      verdict = gate.judge(query.text(), retrieval.hits(), retrieval.bestDenseScore());
+    } catch (RuntimeException e) {
+      return failed("gate 1 failed: " + e.getMessage(), "", retrieval.bestDenseScore(),
+          retrievalMillis, 0, List.of());
+    }
+    double best = verdict.bestDense();
 
-    if (retrieval.hits().isEmpty() || !(best >= threshold)) {
+    if (retrieval.hits().isEmpty() || !verdict.passes()) {
       String sentence = refusal.sentenceFor(query.text());
       onText.accept(sentence);
       return new Answer(AnswerStatus.REFUSED_NO_EVIDENCE, sentence, List.of(), List.of(),
-          diagnostics("", best, List.of(), List.of(), List.of(), retrievalMillis, 0, ""));
+          diagnostics("", best, List.of(), List.of(), List.of(), retrievalMillis, 0, "")
+              .withGate(verdict.bestLexical(), "none"));
     }
 
     List<Source> sources = new ArrayList<>();
@@ -125,6 +150,11 @@ public final class AnswerService {
     String reply;
     try {
       reply = generator.generate(query.text(), sources, onText);
+    } catch (TruncatedReplyException e) {
+      // Cut off by the model: what it wrote is not an answer, but is kept for diagnosis.
+      return new Answer(AnswerStatus.FAILED, "", List.of(), sources,
+          diagnostics(generator.id(), best, List.of(), List.of(), List.of(), retrievalMillis,
+              millisSince(t1), TruncatedReplyException.REASON).withPartialText(e.partialText()));
     } catch (GenerationException | RuntimeException e) {
       return failed(generator.id() + " failed: " + e.getMessage(), generator.id(), best,
           retrievalMillis, millisSince(t1), sources);
@@ -135,8 +165,37 @@ public final class AnswerService {
           retrievalMillis, generationMillis, sources);
     }
 
-    return replies.check(reply, sources, diagnostics(generator.id(), best, List.of(), List.of(),
-        List.of(), retrievalMillis, generationMillis, ""));
+    String signal = verdict.signal(gate.denseThreshold(), gate.lexicalThreshold());
+    Answer answer = replies.check(reply, sources, diagnostics(generator.id(), best, List.of(),
+        List.of(), List.of(), retrievalMillis, generationMillis, "")
+        .withGate(verdict.bestLexical(), signal));
+    // The dense-only rule (EvidenceGate.denseOnly) is kept as it was, for comparison.
+    return answer.status() == AnswerStatus.ANSWERED && gate.lexical()
+        ? judgeCited(query.text(), answer, retrieval) : answer;
+  }
+
+  /**
+   * Gate 1 again on the sources the answer cites: an answer built only from passages that are no
+   * evidence on their own (a common-word match ranked first) is refused, sources kept.
+   */
+  private Answer judgeCited(String question, Answer answer, Retrieval retrieval) {
+    List<org.openbook.retrieve.Hit> cited = new ArrayList<>();
+    for (Citation c : answer.citations()) {
+      cited.add(retrieval.hits().get(c.n() - 1));
+    }
+    if (cited.isEmpty()) {
+      return answer;
+    }
+    // The dense fallback only applies when no hit carries a dense score (scripted retrievals).
+    boolean anyDense = cited.stream().anyMatch(h -> !Double.isNaN(h.denseScore()));
+    EvidenceGate.Verdict v = gate.judge(question, cited,
+        anyDense ? Double.NaN : retrieval.bestDenseScore());
+    if (v.passes()) {
+      return answer;
+    }
+    String sentence = refusal.sentenceFor(question);
+    return new Answer(AnswerStatus.REFUSED_NO_EVIDENCE, sentence, List.of(), answer.sources(),
+        answer.diagnostics().withReason("cited passages are no evidence"));
   }
 
   private Answer failed(String reason, String generatorId, double best, long retrievalMillis,
@@ -149,8 +208,8 @@ public final class AnswerService {
   private AnswerDiagnostics diagnostics(String generatorId, double best, List<Integer> invalid,
       List<String> uncited, List<Integer> unsupported, long retrievalMillis,
       long generationMillis, String reason) {
-    return new AnswerDiagnostics(generatorId, best, threshold, invalid, uncited, unsupported,
-        retrievalMillis, generationMillis, reason, "");
+    return new AnswerDiagnostics(generatorId, best, gate.denseThreshold(), invalid, uncited,
+        unsupported, retrievalMillis, generationMillis, reason, "");
   }
 
   private static long millisSince(long startNanos) {

@@ -6,7 +6,12 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.TextAnalysis;
+import org.openbook.analysis.Synonyms;
 import org.openbook.answer.AnswerService;
+import org.openbook.answer.EvidenceGate;
+import org.openbook.answer.SupportChecker;
+import org.openbook.answer.TermCoverage;
+import org.openbook.answer.TermWeights;
 import org.openbook.answer.ExtractiveGenerator;
 import org.openbook.answer.Generator;
 import org.openbook.answer.PromptBuilder;
@@ -67,6 +72,8 @@ public final class OpenBook implements Closeable {
   private final Path index;
   /** Embedding cache under the index folder; only for ingest engines, else null. */
   private final EmbeddingCache cache;
+  /** The user's synonyms ({@code analysis.synonyms}), read when the engine opens. */
+  private final Synonyms synonyms;
 
   private OpenBook(OpenBookConfig config, Embedder embedder, Path index, boolean write,
       boolean reset) throws IOException {
@@ -74,6 +81,9 @@ public final class OpenBook implements Closeable {
     this.index = index;
     this.embedder = embedder;
     this.analysis = OpenBookAnalysis.defaultAnalysis();
+    String synonymFile = config.analysis().synonyms();
+    this.synonyms = synonymFile == null || synonymFile.isBlank()
+        ? Synonyms.NONE : Synonyms.load(Path.of(synonymFile));
     this.chunker = new StructuredChunker(config.chunking().settings(), embedder::countTokens,
         embedder.maxInputTokens());
     IndexManifest expected = new IndexManifest(embedder.modelId(), embedder.dimension(),
@@ -178,9 +188,15 @@ public final class OpenBook implements Closeable {
     return new Query(text, principal, k, Math.max(k, fetchK));
   }
 
-  /** Hybrid retrieval with the configured fusion. */
+  /** Hybrid retrieval with the configured fusion; BM25 queries expanded with the synonyms. */
   public Retriever retriever() {
-    return new HybridRetriever(embedder, store, store, fusion());
+    return new HybridRetriever(embedder, store, store, fusion(), HybridRetriever.Mode.HYBRID,
+        synonyms);
+  }
+
+  /** The user's synonyms ({@code analysis.synonyms}; empty when none is configured). */
+  public Synonyms synonyms() {
+    return synonyms;
   }
 
   /**
@@ -211,9 +227,37 @@ public final class OpenBook implements Closeable {
     return t == null ? DEFAULT_GATE_THRESHOLD : t;
   }
 
+  /**
+   * Gate 1 as configured: dense cosine ({@link #gateThreshold()}) or lexical evidence (identifier
+   * match, or an IDF-weighted key-term share of {@code gate.lexicalThreshold}, default
+   * {@link EvidenceGate#DEFAULT_LEXICAL_THRESHOLD}); {@code gate.lexical: false} gives the
+   * dense-only rule.
+   */
+  public EvidenceGate gate() {
+    var g = config.gate();
+    if (Boolean.FALSE.equals(g.lexical())) {
+      return EvidenceGate.denseOnly(gateThreshold());
+    }
+    double lexical = g.lexicalThreshold() == null
+        ? EvidenceGate.DEFAULT_LEXICAL_THRESHOLD : g.lexicalThreshold();
+    return new EvidenceGate(gateThreshold(), lexical, analysis, new TermWeights(store));
+  }
+
   /** The ask pipeline with {@code generator}. */
   public AnswerService answerService(Generator generator) {
-    return new AnswerService(retriever(), generator, gateThreshold(), RefusalPolicy.DEFAULT);
+    return new AnswerService(retriever(), generator, gate(), RefusalPolicy.DEFAULT,
+        SupportChecker.DEFAULT_THRESHOLD);
+  }
+
+  /**
+   * The extractive generator with gate 2 (key-term coverage with the synonyms and coverage by
+   * meaning) and sentence choice by meaning, all with the loaded embedder.
+   */
+  public ExtractiveGenerator extractiveGenerator() {
+    return new ExtractiveGenerator(RefusalPolicy.DEFAULT,
+        new TermCoverage(analysis, new TermWeights(store), synonyms, embedder,
+            TermCoverage.DEFAULT_MIN_COSINE),
+        embedder);
   }
 
   /**
@@ -223,7 +267,7 @@ public final class OpenBook implements Closeable {
   public Generator defaultGenerator() {
     return llm()
         .<Generator>map(c -> new OpenAiGenerator(c, new PromptBuilder(RefusalPolicy.DEFAULT)))
-        .orElseGet(() -> new ExtractiveGenerator(RefusalPolicy.DEFAULT));
+        .orElseGet(this::extractiveGenerator);
   }
 
   /**

@@ -95,8 +95,9 @@ public final class EvalCommand implements Callable<Integer> {
       var r = config.retrieval();
       List<RetrievalConfig> variants = RetrievalConfig.parse(configs, embedder, engine.store(),
           engine.store(), engine.fusion());
-      CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
-          r.topKOr(OpenBook.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
+      CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gate(),
+          engine::extractiveGenerator, r.topKOr(OpenBook.DEFAULT_TOP_K),
+          r.fetchKOr(Query.DEFAULT_FETCH_K));
       List<ConfigResult> results = new ArrayList<>();
       try (ProgressBar bar = progress(variants.size() * labelled.size())) {
         for (RetrievalConfig v : variants) {
@@ -107,8 +108,11 @@ public final class EvalCommand implements Callable<Integer> {
           "cases: " + cases + " (" + labelled.size() + " questions)",
           "index: " + common.index + " (" + engine.count() + " chunks, "
               + embedder.modelId() + ")",
-          String.format(Locale.ROOT, "gate-1 threshold %.3f; refusal = AnswerService status "
-              + "REFUSED_* with the extractive generator", engine.gateThreshold())), results);
+          String.format(Locale.ROOT, "gate 1: dense threshold %.3f%s; refusal = AnswerService "
+              + "status REFUSED_* with the extractive generator (gate 2: key-term coverage)",
+              engine.gateThreshold(), engine.gate().lexical()
+                  ? String.format(Locale.ROOT, " or lexical evidence (identifier, or key-term "
+                      + "share >= %.2f)", engine.gate().lexicalThreshold()) : "")), results);
       if (out != null) {
         report.write(out, "eval");
       }

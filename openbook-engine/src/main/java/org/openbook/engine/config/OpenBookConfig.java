@@ -20,6 +20,7 @@ import org.openbook.retrieve.Principal;
  * @param llm        OpenAI-compatible endpoint; environment variables override it
  * @param server     {@code openbook serve}: bearer tokens, writers, request limits
  * @param store      where the index lives: embedded Lucene (default) or a SolrCloud collection
+ * @param analysis   query-time analysis: the user's synonym file
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -30,7 +31,8 @@ public record OpenBookConfig(
     @JsonProperty("ingest") Ingest ingest,
     @JsonProperty("llm") Llm llm,
     @JsonProperty("server") Server server,
-    @JsonProperty("store") Store store) {
+    @JsonProperty("store") Store store,
+    @JsonProperty("analysis") Analysis analysis) {
 
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
@@ -41,11 +43,31 @@ public record OpenBookConfig(
     llm = llm == null ? new Llm(null, null, null, null) : llm;
     server = server == null ? new Server(null, null, null, null, null, null, null) : server;
     store = store == null ? Store.LUCENE : store;
+    analysis = analysis == null ? new Analysis(null) : analysis;
+  }
+
+  /** A configuration without an {@code analysis} section. */
+  public OpenBookConfig(Map<String, List<String>> principals, Chunking chunking,
+      Retrieval retrieval, Gate gate, Ingest ingest, Llm llm, Server server, Store store) {
+    this(principals, chunking, retrieval, gate, ingest, llm, server, store, null);
+  }
+
+  /**
+   * This configuration with relative file paths ({@code analysis.synonyms}) resolved against
+   * {@code dir}, the folder of the configuration file.
+   */
+  public OpenBookConfig withPathsRelativeTo(java.nio.file.Path dir) {
+    String syn = analysis.synonyms();
+    if (syn == null || syn.isBlank() || dir == null || java.nio.file.Path.of(syn).isAbsolute()) {
+      return this;
+    }
+    return new OpenBookConfig(principals, chunking, retrieval, gate, ingest, llm, server, store,
+        new Analysis(dir.resolve(syn).normalize().toString()));
   }
 
   /** All defaults, no principals but the anonymous one. */
   public static OpenBookConfig defaults() {
-    return new OpenBookConfig(null, null, null, null, null, null, null, null);
+    return new OpenBookConfig(null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -102,8 +124,32 @@ public record OpenBookConfig(
     }
   }
 
-  /** Gate 1: refuse without calling the generator when the best dense cosine is below this. */
-  public record Gate(Double threshold) {}
+  /**
+   * Gate 1 (see {@code org.openbook.answer.EvidenceGate}): refuse without calling the generator
+   * unless the best dense cosine reaches {@code threshold} or a passage matches the question's
+   * key terms lexically.
+   *
+   * @param threshold        dense cosine threshold (default 0.53)
+   * @param lexicalThreshold IDF-weighted key-term share a passage must reach (default 0.8);
+   *                         above 1 switches the lexical share off (identifier matches still
+   *                         count)
+   * @param lexical          false restores the dense-only rule (default true)
+   */
+  public record Gate(Double threshold, Double lexicalThreshold, Boolean lexical) {
+    /** Only the dense threshold. */
+    public Gate(Double threshold) {
+      this(threshold, null, null);
+    }
+  }
+
+  /**
+   * Query-time analysis.
+   *
+   * @param synonyms path of a synonym file in the Solr/Elasticsearch format (relative to the
+   *                 config file), applied to BM25 queries and to gate 2's key-term coverage;
+   *                 re-read whenever an engine opens (ingest, serve, search, ask); null for none
+   */
+  public record Analysis(String synonyms) {}
 
   /**
    * Ingest limits; a file over a limit is skipped and reported, never truncated.
