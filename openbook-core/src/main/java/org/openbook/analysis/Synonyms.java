@@ -109,6 +109,11 @@ public final class Synonyms {
     return map.size();
   }
 
+  /** Every term that has synonyms (folded), e.g. to keep it whole when segmenting a question. */
+  public Set<String> terms() {
+    return map.keySet();
+  }
+
   /** The terms {@code term} also means (not itself); empty when it has none. */
   public Set<String> of(String term) {
     return map.getOrDefault(fold(term), Set.of());

@@ -131,6 +131,14 @@ public final class ExtractiveGenerator implements Generator {
     String text;
     if (picked.isEmpty()) {
       text = refusal.sentenceFor(lang);
+      if (coverage != null) {
+        // Say which code the documents lack, when that is why nothing matched.
+        List<KeyTerm> lacking = coverage.check(question,
+            sources.stream().map(Source::text).toList()).missingIdentifiers();
+        if (!lacking.isEmpty()) {
+          text += (lang == AnswerLanguage.ZH ? "" : " ") + notDocumented(lacking, lang);
+        }
+      }
     } else {
       TermCoverage.Report covered = coverage == null ? null
           : coverage.check(question, picked.stream().map(c -> c.source().text()).distinct()

@@ -17,6 +17,7 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.QueryTerms;
+import org.openbook.analysis.Synonyms;
 import org.openbook.analysis.TextAnalysis;
 
 /**
@@ -28,7 +29,8 @@ import org.openbook.analysis.TextAnalysis;
  * particles and measure words), numbers without letters, English stop words, and the words of
  * the resource {@code question-stopwords.txt} (interrogatives, pronouns, modal verbs; e.g.
  * 什么, 怎么办, 多少, what, how). Each term carries its tokens under the index's own analysis, so
- * containment is judged exactly as BM25 matches. Immutable and thread-safe.
+ * containment is judged exactly as BM25 matches. Terms of the user's synonym list are kept whole.
+ * Immutable and thread-safe.
  */
 public final class KeyTerms {
 
@@ -36,38 +38,77 @@ public final class KeyTerms {
   private static final OpenBookAnalysis WORDS = OpenBookAnalysis.of(OpenBookAnalysis.Strategy.SMARTCN);
 
   private final TextAnalysis index;
+  private final Synonyms synonyms;
 
   /** @param index the analysis the BM25 index was built with (for the terms' tokens) */
   public KeyTerms(TextAnalysis index) {
+    this(index, Synonyms.NONE);
+  }
+
+  /**
+   * @param index    the analysis the BM25 index was built with (for the terms' tokens)
+   * @param synonyms the user's synonym list: a listed term in a question is one key term even
+   *                 where the segmenter would cut it ({@code 过滤网}, not {@code 过滤})
+   */
+  public KeyTerms(TextAnalysis index, Synonyms synonyms) {
     this.index = index;
+    this.synonyms = synonyms;
   }
 
   /** The distinct key terms of {@code question}, in question order; may be empty. */
   public List<KeyTerm> of(String question) {
     Map<String, KeyTerm> out = new LinkedHashMap<>();
+    // Terms of the synonym list first, kept whole; words overlapping them are skipped below.
+    String lower = question.toLowerCase(Locale.ROOT);
+    boolean[] listed = new boolean[question.length()];
+    java.util.TreeMap<Integer, String> listedTerms = new java.util.TreeMap<>();
+    for (String term : synonyms.terms()) {
+      for (int i = lower.indexOf(term); i >= 0; i = lower.indexOf(term, i + 1)) {
+        if (lower.length() == question.length()) {
+          java.util.Arrays.fill(listed, i, i + term.length(), true);
+          listedTerms.put(i, question.substring(i, i + term.length()));
+        }
+      }
+    }
     try (TokenStream ts = WORDS.analyzer().tokenStream("text", question)) {
       OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
       ts.reset();
       while (ts.incrementToken()) {
         int start = Math.max(0, Math.min(offset.startOffset(), question.length()));
         int end = Math.max(start, Math.min(offset.endOffset(), question.length()));
+        boolean inListed = false;
+        for (int k = start; k < end && !inListed; k++) {
+          inListed = listed[k];
+        }
+        if (inListed) {
+          var first = listedTerms.floorEntry(end - 1);
+          if (first != null) {
+            add(out, first.getValue());
+            listedTerms.remove(first.getKey());
+          }
+          continue;
+        }
         String surface = question.substring(start, end).strip();
         if (surface.isEmpty() || isStopWord(surface)) {
           continue;
         }
-        List<String> tokens = index.tokenize(surface);
-        if (tokens.isEmpty()) {
-          continue;
-        }
-        boolean identifier = tokens.size() == 1 && QueryTerms.isIdentifier(tokens.get(0));
-        out.putIfAbsent(String.join(" ", tokens),
-            new KeyTerm(surface, tokens, identifier, isHan(surface)));
+        add(out, surface);
       }
       ts.end();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // reading a String cannot fail
     }
     return List.copyOf(out.values());
+  }
+
+  private void add(Map<String, KeyTerm> out, String surface) {
+    List<String> tokens = index.tokenize(surface);
+    if (tokens.isEmpty()) {
+      return;
+    }
+    boolean identifier = tokens.size() == 1 && QueryTerms.isIdentifier(tokens.get(0));
+    out.putIfAbsent(String.join(" ", tokens),
+        new KeyTerm(surface, tokens, identifier, isHan(surface)));
   }
 
   /** Whether {@code word} (as written) carries no subject matter; see the class comment. */

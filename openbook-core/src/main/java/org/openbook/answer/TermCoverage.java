@@ -99,6 +99,7 @@ public final class TermCoverage {
   }
 
   private final KeyTerms keyTerms;
+  private final KeyTerms passageWords;
   private final TextAnalysis analysis;
   private final TermWeights weights;
   private final Synonyms synonyms;
@@ -119,7 +120,8 @@ public final class TermCoverage {
     if (!(minCosine >= -1 && minCosine <= 1)) {
       throw new IllegalArgumentException("coverage minCosine must be in [-1, 1], got " + minCosine);
     }
-    this.keyTerms = new KeyTerms(analysis);
+    this.keyTerms = new KeyTerms(analysis, synonyms);
+    this.passageWords = new KeyTerms(analysis);
     this.analysis = analysis;
     this.weights = weights;
     this.synonyms = synonyms;
@@ -176,7 +178,7 @@ public final class TermCoverage {
   private void byMeaning(List<Match> matches, List<String> passages) {
     Map<String, KeyTerm> words = new LinkedHashMap<>();
     for (String p : passages) {
-      for (KeyTerm w : keyTerms.of(p)) {
+      for (KeyTerm w : passageWords.of(p)) {
         if (w.han() && !w.identifier()) {
           words.putIfAbsent(w.text(), w);
         }
