@@ -15,8 +15,9 @@ import org.openbook.retrieve.Hit;
  *   <li>it contains an identifier key term of the question ({@code ERR_4517}, {@code ZQ-7781}):
  *       an exact code match is evidence however short the question and low the cosine (R28);
  *   <li>or its IDF-weighted share of the question's key terms reaches {@code lexicalThreshold}:
- *       {@code Σ idf(terms it contains) / Σ idf(all key terms)} (see {@link TermWeights}). A
- *       match on common words only ({@code 公司}) carries little IDF, so it is not evidence.
+ *       {@code Σ idf(terms it contains) / Σ idf(all key terms)} (see {@link TermWeights}), and
+ *       the terms it contains include a rare one ({@link #MAX_RARE_DOC_SHARE}). A match on
+ *       common words only ({@code 公司}) is not evidence.
  * </ul>
  *
  * A question without key terms ({@code 你是谁}) has only the dense signal. The gate judges the
@@ -30,6 +31,13 @@ public final class EvidenceGate {
    * the question's IDF mass; calibration in docs/BENCHMARKS.md ("Gate 1 with two signals").
    */
   public static final double DEFAULT_LEXICAL_THRESHOLD = 0.8;
+
+  /**
+   * A term is rare when at most this share of the chunks holds it (and always when only one
+   * does): a lexical match counts only if it includes a rare term, so a question whose only
+   * content word is 公司 is not let through by every chunk that says 公司.
+   */
+  public static final double MAX_RARE_DOC_SHARE = 0.05;
 
   private final double denseThreshold;
   private final double lexicalThreshold;
@@ -86,7 +94,8 @@ public final class EvidenceGate {
    *
    * @param bestDense    best dense cosine among the passages (NaN when none came from the dense
    *                     route)
-   * @param bestLexical  best IDF-weighted key-term share of one passage in [0, 1] (NaN when the
+   * @param bestLexical  best IDF-weighted key-term share of one passage that holds a rare term, in
+   *                     [0, 1] (0 without a rare term; NaN when the
    *                     lexical signal is off or the question has no key terms)
    * @param matchedTerm  the identifier that matched exactly, or empty
    * @param passes       whether the passages are evidence
@@ -140,19 +149,29 @@ public final class EvidenceGate {
     for (Hit h : hits) {
       Set<String> tokens = new HashSet<>(analysis.tokenize(h.chunk().embedText()));
       double share = 0;
+      boolean rare = false;
       for (int i = 0; i < idf.length; i++) {
         KeyTerm t = terms.get(i);
         if (tokens.containsAll(t.tokens())) {
+          rare |= isRare(t);
           share += total > 0 ? idf[i] / total : 1.0 / idf.length;
           if (t.identifier() && matched.isEmpty()) {
             matched = t.text();
           }
         }
       }
-      bestLexical = Math.max(bestLexical, share);
+      bestLexical = Math.max(bestLexical, rare ? share : 0);
     }
     boolean passes = bestDense >= denseThreshold || !matched.isEmpty()
         || bestLexical >= lexicalThreshold;
     return new Verdict(bestDense, bestLexical, matched, passes);
+  }
+
+  private boolean isRare(KeyTerm t) {
+    long n = weights.docCount();
+    if (n == 0) {
+      return true; // no statistics: no term can be called common
+    }
+    return weights.docFreq(t) <= Math.max(1, MAX_RARE_DOC_SHARE * n);
   }
 }

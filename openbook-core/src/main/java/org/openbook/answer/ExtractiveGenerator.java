@@ -38,7 +38,8 @@ import org.openbook.embed.Vectors;
  *
  * <p>With a {@link TermCoverage} (gate 2) the key terms of the question must be covered by the
  * passages the answer cites: a missing identifier ({@code ERR_4519} when only {@code ERR_4517} is
- * documented) or an IDF-weighted covered share below {@link #MIN_COVERED_SHARE} gives the refusal
+ * documented), or an IDF-weighted covered share below {@link #MIN_COVERED_SHARE} with a missing
+ * term that no chunk of the index contains ({@link TermCoverage#undocumented}), gives the refusal
  * sentence followed by {@code 文档中没有关于 X 的说明。} ({@code The documents say nothing about
  * X.}); a partly covered question gets its extract followed by the same sentence for the terms
  * not covered; a term covered by a synonym or by meaning is named with the document term taken
@@ -134,19 +135,24 @@ public final class ExtractiveGenerator implements Generator {
       if (coverage != null) {
         // Say which code the documents lack, when that is why nothing matched.
         List<KeyTerm> lacking = coverage.check(question,
-            sources.stream().map(Source::text).toList()).missingIdentifiers();
+            sources.stream().map(ExtractiveGenerator::indexed).toList()).missingIdentifiers();
         if (!lacking.isEmpty()) {
           text += (lang == AnswerLanguage.ZH ? "" : " ") + notDocumented(lacking, lang);
         }
       }
     } else {
       TermCoverage.Report covered = coverage == null ? null
-          : coverage.check(question, picked.stream().map(c -> c.source().text()).distinct()
+          : coverage.check(question, picked.stream().map(c -> indexed(c.source())).distinct()
               .toList());
+      // Refuse for a missing code, or when too little is covered and something missing is in
+      // no document at all; terms the corpus has elsewhere are phrasing, not a missing subject.
       if (covered != null && (!covered.missingIdentifiers().isEmpty()
-          || covered.coveredShare() < MIN_COVERED_SHARE)) {
-        List<KeyTerm> lacking = covered.missingIdentifiers().isEmpty()
-            ? covered.missing() : covered.missingIdentifiers();
+          || (covered.coveredShare() < MIN_COVERED_SHARE
+              && covered.missing().stream().anyMatch(coverage::undocumented)))) {
+        List<KeyTerm> lacking = covered.missingIdentifiers();
+        if (lacking.isEmpty()) {
+          lacking = covered.missing().stream().filter(coverage::undocumented).toList();
+        }
         text = refusal.sentenceFor(lang) + (lang == AnswerLanguage.ZH ? "" : " ")
             + notDocumented(lacking, lang);
       } else {
@@ -155,7 +161,7 @@ public final class ExtractiveGenerator implements Generator {
           appendCited(sb, c.sentence(), c.source().n());
         }
         if (covered != null) {
-          appendNotes(sb, covered, lang);
+          appendNotes(sb, covered, coverage, lang);
         }
         text = sb.toString().strip();
       }
@@ -174,19 +180,50 @@ public final class ExtractiveGenerator implements Generator {
 
   /** The mapping of terms taken to mean a document term, then the terms not covered. */
   private static void appendNotes(StringBuilder sb, TermCoverage.Report covered,
-      AnswerLanguage lang) {
+      TermCoverage coverage, AnswerLanguage lang) {
     for (TermCoverage.Match m : covered.mapped()) {
       sb.append(lang == AnswerLanguage.ZH
           ? "（“" + m.term().text() + "”按文档中的“" + m.documentTerm() + "”理解。）"
           : " (\"" + m.term().text() + "\" taken to mean \"" + m.documentTerm()
               + "\", as the documents say.)");
     }
-    if (!covered.missing().isEmpty()) {
-      sb.append(lang == AnswerLanguage.ZH ? "" : " ").append(notDocumented(covered.missing(), lang));
+    // Named only when no document has the term: a word the corpus uses elsewhere (屋里, 以后)
+    // is not something "the documents say nothing about".
+    List<KeyTerm> absent = covered.missing().stream().filter(coverage::undocumented).toList();
+    if (!absent.isEmpty()) {
+      sb.append(lang == AnswerLanguage.ZH ? "" : " ").append(notDocumented(absent, lang));
     }
   }
 
-  private List<Candidate> pick(String question, List<Source> sources) {
+  /** The passage as indexed (title and heading path with the text): what coverage reads. */
+  private static String indexed(Source s) {
+    return s.hit() == null ? s.text() : s.hit().chunk().embedText();
+  }
+
+  /**
+   * With gate 2 on: when some source contains one of the question's identifiers, only such
+   * sources are quoted, so the cited passages hold the code the question asks about.
+   */
+  private List<Source> quotable(String question, List<Source> sources) {
+    if (coverage == null) {
+      return sources;
+    }
+    List<KeyTerm> ids = coverage.keyTerms(question).stream().filter(KeyTerm::identifier).toList();
+    if (ids.isEmpty()) {
+      return sources;
+    }
+    List<Source> withId = new ArrayList<>();
+    for (Source s : sources) {
+      TermCoverage.Report r = coverage.check(question, List.of(indexed(s)));
+      if (r.missingIdentifiers().size() < ids.size()) {
+        withId.add(s);
+      }
+    }
+    return withId.isEmpty() ? sources : withId;
+  }
+
+  private List<Candidate> pick(String question, List<Source> given) {
+    List<Source> sources = quotable(question, given);
     Set<String> q = LexicalFeatures.of(question);
     List<Candidate> all = new ArrayList<>();
     for (int rank = 0; rank < sources.size(); rank++) {
