@@ -74,6 +74,9 @@ public final class ExtractiveGenerator implements Generator {
   private final Embedder embedder;
   private final int maxSentences;
   private final int maxPerSource;
+  /** Sentence vectors, reused across questions; cleared when large. */
+  private final java.util.Map<String, float[]> sentenceVectors =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final String labelZh;
   private final String labelEn;
 
@@ -324,7 +327,7 @@ public final class ExtractiveGenerator implements Generator {
     }
     List<float[]> v;
     try {
-      v = embedder.embedAll(texts);
+      v = vectors(texts);
     } catch (RuntimeException e) {
       return all; // the lexical choice stands
     }
@@ -338,6 +341,22 @@ public final class ExtractiveGenerator implements Generator {
           score));
     }
     return out;
+  }
+
+  /** Vectors of {@code texts}, embedding only those not cached (passages recur across questions). */
+  private List<float[]> vectors(List<String> texts) {
+    if (sentenceVectors.size() > 20_000) {
+      sentenceVectors.clear();
+    }
+    List<String> todo = texts.stream().distinct().filter(t -> !sentenceVectors.containsKey(t))
+        .toList();
+    if (!todo.isEmpty()) {
+      List<float[]> v = embedder.embedAll(todo);
+      for (int i = 0; i < todo.size(); i++) {
+        sentenceVectors.put(todo.get(i), v.get(i));
+      }
+    }
+    return texts.stream().map(sentenceVectors::get).toList();
   }
 
   private record Candidate(Source source, int rank, int position, String sentence, int overlap,

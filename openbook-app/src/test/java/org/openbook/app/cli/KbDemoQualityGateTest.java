@@ -22,8 +22,11 @@ class KbDemoQualityGateTest {
 
   /** README "Quality floors": hybrid Recall@5 on kb-demo (measured 1.000 when set). */
   static final double MIN_HYBRID_RECALL5 = 0.94;
-  /** README "Quality floors": hybrid refusal accuracy on kb-demo (measured 0.913 when set). */
-  static final double MIN_REFUSAL_ACCURACY = 0.87;
+  /**
+   * README "Quality floors": hybrid refusal accuracy on kb-demo with both gates and the
+   * extractive generator (measured 0.935 = 43 of 46 when set; was 0.87 with gate 1 alone).
+   */
+  static final double MIN_REFUSAL_ACCURACY = 0.93;
 
   @TempDir Path tmp;
 
@@ -38,7 +41,9 @@ class KbDemoQualityGateTest {
         "--docs", kb.resolve("docs").toString(),
         "--index", tmp.resolve("index").toString(),
         "--config", Paths.get("..", "examples", "openbook.yaml").toString(),
-        "--configs", "dense,bm25,rrf,hybrid",
+        // only hybrid asks (bm25 has no dense route): answering every case with sentence
+        // embeddings is the slow part, and the floors apply to hybrid alone
+        "--configs", "bm25,hybrid",
         "--out", out.toString(), "--no-progress",
         "--min-recall5", String.valueOf(MIN_HYBRID_RECALL5),
         "--min-refusal-accuracy", String.valueOf(MIN_REFUSAL_ACCURACY));
