@@ -96,6 +96,9 @@ public final class JsonOutput {
     diag.put("rewrittenQuestion", d.rewrittenQuestion());
     diag.put("rerank", d.rerank());
     diag.put("rerankMillis", d.rerankMillis());
+    putScore(diag, "bestLexicalEvidence", d.bestLexicalEvidence());
+    diag.put("gateSignal", d.gateSignal());
+    diag.put("partialText", d.partialText());
     // Never silently partial: a Solr store with store.partialResults: true answered without
     // these shards.
     diag.put("partialResults", d.partialResults());

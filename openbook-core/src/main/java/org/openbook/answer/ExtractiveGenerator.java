@@ -10,6 +10,9 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.openbook.chunk.SentenceSplitter;
 import org.openbook.chunk.Span;
+import org.openbook.embed.BoundedInput;
+import org.openbook.embed.Embedder;
+import org.openbook.embed.Vectors;
 
 /**
  * Answers without an LLM by quoting the passages' best sentences, each cited.
@@ -24,6 +27,23 @@ import org.openbook.chunk.Span;
  * off as the answer (this is the extractive counterpart of the LLM's refusal). The text starts with a label saying it
  * is an extract ({@code （摘录）} for Chinese questions, {@code (Extract) } for English ones).
  * Deterministic; the whole text is passed to {@code onText} once.
+ *
+ * <p>With an embedder ({@link #ExtractiveGenerator(RefusalPolicy, TermCoverage, Embedder)})
+ * sentences are also chosen by meaning: the candidate sentences are embedded with the question's
+ * bounded form ({@link org.openbook.embed.BoundedInput}) and each sentence scores
+ * {@code overlap share + cosine}, where the overlap share is the shared-feature count divided by
+ * the question's feature count; a sentence sharing no feature qualifies when its cosine reaches
+ * {@link #MIN_SENTENCE_COSINE}, so a paraphrased question still gets its sentence. Quoted
+ * sentences stay verbatim and cited either way.
+ *
+ * <p>With a {@link TermCoverage} (gate 2) the key terms of the question must be covered by the
+ * passages the answer cites: a missing identifier ({@code ERR_4519} when only {@code ERR_4517} is
+ * documented), or an IDF-weighted covered share below {@link #MIN_COVERED_SHARE} with a missing
+ * term that no chunk of the index contains ({@link TermCoverage#undocumented}), gives the refusal
+ * sentence followed by {@code 文档中没有关于 X 的说明。} ({@code The documents say nothing about
+ * X.}); a partly covered question gets its extract followed by the same sentence for the terms
+ * not covered; a term covered by a synonym or by meaning is named with the document term taken
+ * for it ({@code （“过滤网”按文档中的“滤芯”理解。）}).
  */
 public final class ExtractiveGenerator implements Generator {
 
@@ -36,15 +56,44 @@ public final class ExtractiveGenerator implements Generator {
   private static final Pattern MARKDOWN_PREFIX =
       Pattern.compile("^(?:#{1,6}\\s+|[-*+]\\s+|>\\s*|\\d{1,3}[.)]\\s+)+");
 
+  /**
+   * Cosine (bge-small-zh-v1.5) at which a sentence with no word in common with the question is
+   * still a candidate: question–sentence pairs in kb-demo's paraphrase cases score 0.55–0.75,
+   * sentences about other subjects mostly below 0.5.
+   */
+  public static final double MIN_SENTENCE_COSINE = 0.5;
+
+  /**
+   * Gate 2: the share of the question's key-term IDF mass the cited passages must cover, else
+   * the answer is refused. Measured on kb-demo, see docs/BENCHMARKS.md ("Gate 2").
+   */
+  public static final double MIN_COVERED_SHARE = 0.5;
+
   private final RefusalPolicy refusal;
+  private final TermCoverage coverage;
+  private final Embedder embedder;
   private final int maxSentences;
   private final int maxPerSource;
+  /** Sentence vectors, reused across questions; cleared when large. */
+  private final java.util.Map<String, float[]> sentenceVectors =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final String labelZh;
   private final String labelEn;
 
   /** Three sentences, at most two per source, default labels. */
   public ExtractiveGenerator(RefusalPolicy refusal) {
     this(refusal, 3, 2, LABEL_ZH, LABEL_EN);
+  }
+
+  /**
+   * Three sentences, at most two per source, default labels, with gate 2 and sentence choice by
+   * meaning.
+   *
+   * @param coverage key-term coverage (gate 2); null to switch gate 2 off
+   * @param embedder embeds question and sentences; null to choose by words only
+   */
+  public ExtractiveGenerator(RefusalPolicy refusal, TermCoverage coverage, Embedder embedder) {
+    this(refusal, coverage, embedder, 3, 2, LABEL_ZH, LABEL_EN);
   }
 
   /**
@@ -56,11 +105,18 @@ public final class ExtractiveGenerator implements Generator {
    */
   public ExtractiveGenerator(
       RefusalPolicy refusal, int maxSentences, int maxPerSource, String labelZh, String labelEn) {
+    this(refusal, null, null, maxSentences, maxPerSource, labelZh, labelEn);
+  }
+
+  private ExtractiveGenerator(RefusalPolicy refusal, TermCoverage coverage, Embedder embedder,
+      int maxSentences, int maxPerSource, String labelZh, String labelEn) {
     if (maxSentences < 1 || maxPerSource < 1) {
       throw new IllegalArgumentException(
           "maxSentences and maxPerSource must be >= 1, got " + maxSentences + ", " + maxPerSource);
     }
     this.refusal = refusal;
+    this.coverage = coverage;
+    this.embedder = embedder;
     this.maxSentences = maxSentences;
     this.maxPerSource = maxPerSource;
     this.labelZh = labelZh;
@@ -79,18 +135,98 @@ public final class ExtractiveGenerator implements Generator {
     String text;
     if (picked.isEmpty()) {
       text = refusal.sentenceFor(lang);
-    } else {
-      StringBuilder sb = new StringBuilder(lang == AnswerLanguage.ZH ? labelZh : labelEn);
-      for (Candidate c : picked) {
-        appendCited(sb, c.sentence(), c.source().n());
+      if (coverage != null) {
+        // Say which code the documents lack, when that is why nothing matched.
+        List<KeyTerm> lacking = coverage.check(question,
+            sources.stream().map(ExtractiveGenerator::indexed).toList()).missingIdentifiers();
+        if (!lacking.isEmpty()) {
+          text += (lang == AnswerLanguage.ZH ? "" : " ") + notDocumented(lacking, lang);
+        }
       }
-      text = sb.toString().strip();
+    } else {
+      TermCoverage.Report covered = coverage == null ? null
+          : coverage.check(question, picked.stream().map(c -> indexed(c.source())).distinct()
+              .toList());
+      // Refuse for a missing code, or when too little is covered and something missing is in
+      // no document at all; terms the corpus has elsewhere are phrasing, not a missing subject.
+      if (covered != null && (!covered.missingIdentifiers().isEmpty()
+          || (covered.coveredShare() < MIN_COVERED_SHARE
+              && covered.missing().stream().anyMatch(coverage::undocumented)))) {
+        List<KeyTerm> lacking = covered.missingIdentifiers();
+        if (lacking.isEmpty()) {
+          lacking = covered.missing().stream().filter(coverage::undocumented).toList();
+        }
+        text = refusal.sentenceFor(lang) + (lang == AnswerLanguage.ZH ? "" : " ")
+            + notDocumented(lacking, lang);
+      } else {
+        StringBuilder sb = new StringBuilder(lang == AnswerLanguage.ZH ? labelZh : labelEn);
+        for (Candidate c : picked) {
+          appendCited(sb, c.sentence(), c.source().n());
+        }
+        if (covered != null) {
+          appendNotes(sb, covered, coverage, lang);
+        }
+        text = sb.toString().strip();
+      }
     }
     onText.accept(text);
     return text;
   }
 
-  private List<Candidate> pick(String question, List<Source> sources) {
+  /** {@code 文档中没有关于 X、Y 的说明。} or {@code The documents say nothing about X, Y.} */
+  static String notDocumented(List<KeyTerm> terms, AnswerLanguage lang) {
+    List<String> names = terms.stream().map(KeyTerm::text).toList();
+    return lang == AnswerLanguage.ZH
+        ? "文档中没有关于 " + String.join("、", names) + " 的说明。"
+        : "The documents say nothing about " + String.join(", ", names) + ".";
+  }
+
+  /** The mapping of terms taken to mean a document term, then the terms not covered. */
+  private static void appendNotes(StringBuilder sb, TermCoverage.Report covered,
+      TermCoverage coverage, AnswerLanguage lang) {
+    for (TermCoverage.Match m : covered.mapped()) {
+      sb.append(lang == AnswerLanguage.ZH
+          ? "（“" + m.term().text() + "”按文档中的“" + m.documentTerm() + "”理解。）"
+          : " (\"" + m.term().text() + "\" taken to mean \"" + m.documentTerm()
+              + "\", as the documents say.)");
+    }
+    // Named only when no document has the term: a word the corpus uses elsewhere (屋里, 以后)
+    // is not something "the documents say nothing about".
+    List<KeyTerm> absent = covered.missing().stream().filter(coverage::undocumented).toList();
+    if (!absent.isEmpty()) {
+      sb.append(lang == AnswerLanguage.ZH ? "" : " ").append(notDocumented(absent, lang));
+    }
+  }
+
+  /** The passage as indexed (title and heading path with the text): what coverage reads. */
+  private static String indexed(Source s) {
+    return s.hit() == null ? s.text() : s.hit().chunk().embedText();
+  }
+
+  /**
+   * With gate 2 on: when some source contains one of the question's identifiers, only such
+   * sources are quoted, so the cited passages hold the code the question asks about.
+   */
+  private List<Source> quotable(String question, List<Source> sources) {
+    if (coverage == null) {
+      return sources;
+    }
+    List<KeyTerm> ids = coverage.keyTerms(question).stream().filter(KeyTerm::identifier).toList();
+    if (ids.isEmpty()) {
+      return sources;
+    }
+    List<Source> withId = new ArrayList<>();
+    for (Source s : sources) {
+      TermCoverage.Report r = coverage.check(question, List.of(indexed(s)));
+      if (r.missingIdentifiers().size() < ids.size()) {
+        withId.add(s);
+      }
+    }
+    return withId.isEmpty() ? sources : withId;
+  }
+
+  private List<Candidate> pick(String question, List<Source> given) {
+    List<Source> sources = quotable(question, given);
     Set<String> q = LexicalFeatures.of(question);
     List<Candidate> all = new ArrayList<>();
     for (int rank = 0; rank < sources.size(); rank++) {
@@ -98,14 +234,17 @@ public final class ExtractiveGenerator implements Generator {
       List<String> sentences = sentences(s.text());
       for (int pos = 0; pos < sentences.size(); pos++) {
         String sentence = sentences.get(pos);
-        int score = (int) LexicalFeatures.of(sentence).stream().filter(q::contains).count();
-        all.add(new Candidate(s, rank, pos, sentence, score));
+        int overlap = (int) LexicalFeatures.of(sentence).stream().filter(q::contains).count();
+        all.add(new Candidate(s, rank, pos, sentence, overlap, overlap));
       }
+    }
+    if (embedder != null && !all.isEmpty()) {
+      all = byMeaning(question, q.size(), all);
     }
     List<Candidate> best =
         all.stream()
             .filter(c -> c.score() > 0)
-            .sorted(Comparator.comparingInt(Candidate::score).reversed()
+            .sorted(Comparator.comparingDouble(Candidate::score).reversed()
                 .thenComparingInt(Candidate::rank)
                 .thenComparingInt(Candidate::position))
             .toList();
@@ -176,5 +315,50 @@ public final class ExtractiveGenerator implements Generator {
     sb.append(punct.isEmpty() ? (latin ? "." : "。") : punct);
   }
 
-  private record Candidate(Source source, int rank, int position, String sentence, int score) {}
+  /**
+   * The candidates rescored as {@code overlap share + cosine}; a candidate without overlap and
+   * below {@link #MIN_SENTENCE_COSINE} scores 0 (not quoted). Unchanged when embedding fails.
+   */
+  private List<Candidate> byMeaning(String question, int questionFeatures, List<Candidate> all) {
+    List<String> texts = new ArrayList<>();
+    texts.add(BoundedInput.of(question, embedder));
+    for (Candidate c : all) {
+      texts.add(BoundedInput.of(c.sentence(), embedder));
+    }
+    List<float[]> v;
+    try {
+      v = vectors(texts);
+    } catch (RuntimeException e) {
+      return all; // the lexical choice stands
+    }
+    List<Candidate> out = new ArrayList<>(all.size());
+    for (int i = 0; i < all.size(); i++) {
+      Candidate c = all.get(i);
+      double cos = Vectors.cosine(v.get(0), v.get(i + 1));
+      double share = questionFeatures == 0 ? 0 : (double) c.overlap() / questionFeatures;
+      double score = c.overlap() > 0 || cos >= MIN_SENTENCE_COSINE ? share + cos : 0;
+      out.add(new Candidate(c.source(), c.rank(), c.position(), c.sentence(), c.overlap(),
+          score));
+    }
+    return out;
+  }
+
+  /** Vectors of {@code texts}, embedding only those not cached (passages recur across questions). */
+  private List<float[]> vectors(List<String> texts) {
+    if (sentenceVectors.size() > 20_000) {
+      sentenceVectors.clear();
+    }
+    List<String> todo = texts.stream().distinct().filter(t -> !sentenceVectors.containsKey(t))
+        .toList();
+    if (!todo.isEmpty()) {
+      List<float[]> v = embedder.embedAll(todo);
+      for (int i = 0; i < todo.size(); i++) {
+        sentenceVectors.put(todo.get(i), v.get(i));
+      }
+    }
+    return texts.stream().map(sentenceVectors::get).toList();
+  }
+
+  private record Candidate(Source source, int rank, int position, String sentence, int overlap,
+      double score) {}
 }

@@ -34,13 +34,17 @@ public final class ReplyChecker {
    *                {@code n - 1}
    * @param base    diagnostics of the run so far (generator, scores, timings); the check lists
    *                replace its citation fields
-   * @return {@code REFUSED_BY_MODEL} with the refusal sentence and no citations, or
+   * @return {@code REFUSED_BY_MODEL} with the refusal sentence (and any explanation after it) and
+   *     no citations, or
    *     {@code ANSWERED} with the checked text and the valid citations in order of first use
    */
   public Answer check(String reply, List<Source> sources, AnswerDiagnostics base) {
     String refused = refusal.match(reply);
     if (refused != null) {
-      return new Answer(AnswerStatus.REFUSED_BY_MODEL, refused, List.of(), sources,
+      // Keep what follows the refusal sentence: the extractive gate says which term the
+      // documents lack ("文档中没有关于 ERR_4519 的说明。"); markers are dropped with the citations.
+      return new Answer(AnswerStatus.REFUSED_BY_MODEL, CitationMarkers.strip(reply).strip(),
+          List.of(), sources,
           with(base, List.of(), List.of(), List.of()));
     }
     CitationReport report = citations.check(reply, sources.size());
@@ -56,8 +60,6 @@ public final class ReplyChecker {
 
   private static AnswerDiagnostics with(AnswerDiagnostics d, List<Integer> invalid,
       List<String> uncited, List<Integer> unsupported) {
-    return new AnswerDiagnostics(d.generator(), d.bestDenseScore(), d.threshold(), invalid,
-        uncited, unsupported, d.retrievalMillis(), d.generationMillis(), d.reason(),
-        d.rewrittenQuestion(), d.agentTrace(), d.rerank(), d.rerankMillis(), d.missingShards());
+    return d.withChecks(invalid, uncited, unsupported);
   }
 }

@@ -5,10 +5,14 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerService;
 import org.openbook.answer.AnswerStatus;
+import org.openbook.answer.EvidenceGate;
 import org.openbook.answer.ExtractiveGenerator;
+import org.openbook.answer.Generator;
+import org.openbook.answer.SupportChecker;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.chunk.Chunk;
 import org.openbook.retrieve.Hit;
@@ -30,7 +34,8 @@ public final class CaseEvaluator {
   public static final int DEPTH = 10;
 
   private final Function<String, Principal> principals;
-  private final double gateThreshold;
+  private final EvidenceGate gate;
+  private final Supplier<Generator> generator;
   private final int answerTopK;
   private final int fetchK;
   private final double rerankThreshold;
@@ -43,20 +48,25 @@ public final class CaseEvaluator {
    */
   public CaseEvaluator(Function<String, Principal> principals, double gateThreshold,
       int answerTopK, int fetchK) {
-    this(principals, gateThreshold, answerTopK, fetchK, Double.NaN);
+    this(principals, EvidenceGate.denseOnly(gateThreshold),
+        () -> new ExtractiveGenerator(RefusalPolicy.DEFAULT), answerTopK, fetchK, Double.NaN);
   }
 
   /**
-   * As {@link #CaseEvaluator(Function, double, int, int)}, with gate 1 on the rerank score for
-   * configurations that rerank ({@link AnswerService}).
-   *
-   * @param rerankThreshold gate-1 threshold on the top rerank score, or NaN for none
+   * @param principals principal name (null = anonymous) to principal; throws for unknown
+   * @param gate       gate 1 as {@code openbook ask} applies it
+   * @param generator  the offline generator (with gate 2) as {@code openbook ask} uses it
+   * @param answerTopK sources given to the generator, ≥ 1
+   * @param fetchK     candidates per route, ≥ {@value #DEPTH}
+   * @param rerankThreshold gate-1 threshold on the top rerank score for configurations that
+   *                   rerank ({@link AnswerService}), or NaN for none
    */
-  public CaseEvaluator(Function<String, Principal> principals, double gateThreshold,
-      int answerTopK, int fetchK, double rerankThreshold) {
+  public CaseEvaluator(Function<String, Principal> principals, EvidenceGate gate,
+      Supplier<Generator> generator, int answerTopK, int fetchK, double rerankThreshold) {
     this.rerankThreshold = rerankThreshold;
     this.principals = principals;
-    this.gateThreshold = gateThreshold;
+    this.gate = gate;
+    this.generator = generator;
     this.answerTopK = answerTopK;
     this.fetchK = Math.max(fetchK, DEPTH);
   }
@@ -70,9 +80,8 @@ public final class CaseEvaluator {
    */
   public ConfigResult run(RetrieverVariant config, List<EvalCase> cases, Runnable onCase) {
     List<QueryOutcome> outcomes = new ArrayList<>(cases.size());
-    AnswerService answers = new AnswerService(config.retriever(),
-        new ExtractiveGenerator(RefusalPolicy.DEFAULT), gateThreshold, RefusalPolicy.DEFAULT,
-        org.openbook.answer.SupportChecker.DEFAULT_THRESHOLD, rerankThreshold);
+    AnswerService answers = new AnswerService(config.retriever(), generator.get(), gate,
+        RefusalPolicy.DEFAULT, SupportChecker.DEFAULT_THRESHOLD, rerankThreshold);
     if (!cases.isEmpty()) {
       // One untimed query first, so class loading and JIT do not land in the first latency.
       retrieve(config, cases.get(0), principal(cases.get(0)));

@@ -60,6 +60,23 @@ public interface ChunkStore extends Closeable {
     }
   }
 
+  /**
+   * Document frequencies of BM25 terms, for judging how rare a matched term is (gate 1's lexical
+   * signal, gate 2's term weights). Counts are over every chunk in the searched snapshot, without
+   * the access filter: they say how common a word is in the corpus, never which chunks hold it.
+   */
+  interface TermStatistics {
+    /** Number of chunks with a BM25 text field, ≥ 0. */
+    long docCount() throws IOException;
+
+    /**
+     * Number of chunks whose BM25 text field contains {@code term}, in [0, {@link #docCount()}].
+     *
+     * @param term one analysed token exactly as indexed (e.g. {@code err_4517}, {@code 滤芯})
+     */
+    long docFreq(String term) throws IOException;
+  }
+
   /** Lists the documents in the index: for incremental ingest and the document library. */
   interface DocumentCatalog {
     /**

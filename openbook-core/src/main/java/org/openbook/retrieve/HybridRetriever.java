@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.openbook.analysis.Synonyms;
+import org.openbook.embed.BoundedInput;
 import org.openbook.embed.Embedder;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.ChunkStore.DenseSearch;
@@ -14,7 +16,9 @@ import org.openbook.index.SearchCoverage;
 /**
  * Dense + BM25 retrieval fused by a {@link Fusion}. The principal's filter goes into both routes
  * before their top-{@code fetchK} is cut, so forbidden chunks can neither leak nor crowd out
- * permitted ones.
+ * permitted ones. The dense route embeds the question's bounded form ({@link BoundedInput}) so
+ * an over-long question never fails; the BM25 route reads the full text, expanded with the
+ * user's synonyms ({@link Synonyms#expand}).
  */
 public final class HybridRetriever implements Retriever {
 
@@ -26,9 +30,17 @@ public final class HybridRetriever implements Retriever {
   private final SparseSearch sparse;
   private final Fusion fusion;
   private final Mode mode;
+  private final Synonyms synonyms;
 
   public HybridRetriever(
       Embedder embedder, DenseSearch dense, SparseSearch sparse, Fusion fusion, Mode mode) {
+    this(embedder, dense, sparse, fusion, mode, Synonyms.NONE);
+  }
+
+  /** A retriever whose BM25 route expands the question with {@code synonyms}. */
+  public HybridRetriever(Embedder embedder, DenseSearch dense, SparseSearch sparse, Fusion fusion,
+      Mode mode, Synonyms synonyms) {
+    this.synonyms = synonyms;
     this.embedder = embedder;
     this.dense = dense;
     this.sparse = sparse;
@@ -50,10 +62,11 @@ public final class HybridRetriever implements Retriever {
     // shards travel with the result so the answer can say so.
     SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> mode == Mode.SPARSE
         ? List.of()
-        : dense.searchDense(embedder.embed(query.text()), query.fetchK(), filter));
+        : dense.searchDense(embedder.embed(BoundedInput.of(query.text(), embedder)),
+            query.fetchK(), filter));
     SearchCoverage.Tracked<List<ScoredChunk>> s = SearchCoverage.track(() -> mode == Mode.DENSE
         ? List.of()
-        : sparse.searchSparse(query.text(), query.fetchK(), filter));
+        : sparse.searchSparse(synonyms.expand(query.text()), query.fetchK(), filter));
     double sparseMax = mode == Mode.HYBRID && !s.value().isEmpty()
         ? sparse.maxSparseScore(query.text()) : Double.NaN;
     List<Hit> fused = fusion.fuse(d.value(), s.value(), sparseMax);

@@ -17,7 +17,8 @@ class AnswerServiceRerankGateTest {
 
   private static Answer ask(SearchResult retrieval, double rerankThreshold) {
     AnswerService service = new AnswerService(q -> retrieval,
-        new ExtractiveGenerator(RefusalPolicy.DEFAULT), COSINE_GATE, RefusalPolicy.DEFAULT,
+        new ExtractiveGenerator(RefusalPolicy.DEFAULT), EvidenceGate.denseOnly(COSINE_GATE),
+        RefusalPolicy.DEFAULT,
         SupportChecker.DEFAULT_THRESHOLD, rerankThreshold);
     return service.ask(Query.of("年假需要提前几天申请？", Principal.ANONYMOUS, 3), t -> { });
   }

@@ -297,4 +297,31 @@ class AnswerServiceTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("gate threshold");
   }
+
+  @Test
+  void should_fail_with_reason_truncated_and_keep_the_partial_text() {
+    Generator cutOff = new Generator() {
+      @Override
+      public String id() {
+        return "scripted";
+      }
+
+      @Override
+      public String generate(String question, List<Source> sources,
+          java.util.function.Consumer<String> onText) throws GenerationException {
+        onText.accept("年假需提前");
+        throw new TruncatedReplyException("length", "年假需提前");
+      }
+    };
+
+    Answer a = new AnswerService(new FixedRetriever(r21Retrieval()), cutOff, GATE,
+        RefusalPolicy.DEFAULT).ask(query("年假怎么申请"), s -> {});
+
+    assertThat(a.status()).isEqualTo(AnswerStatus.FAILED);
+    assertThat(a.text()).isEmpty();
+    assertThat(a.citations()).isEmpty();
+    assertThat(a.sources()).hasSize(3);
+    assertThat(a.diagnostics().reason()).isEqualTo("truncated");
+    assertThat(a.diagnostics().partialText()).isEqualTo("年假需提前");
+  }
 }

@@ -36,7 +36,7 @@ class ConversationServiceTest {
       return new Answer(AnswerStatus.ANSWERED, "答" + asked.size() + "[1]。",
           List.of(new Citation(1, chunk, "a.md", true)), List.of(),
           new AnswerDiagnostics("scripted", 0.8, 0.5, List.of(), List.of(), List.of(), 1, 1, "",
-              "", List.of(), "", 0, List.of()));
+              ""));
     }
   }
 

@@ -246,6 +246,20 @@ public abstract class ChunkStoreContractTest {
   }
 
   @Test
+  void should_count_document_frequencies_of_analysed_terms_over_every_department()
+      throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    assertThat(s.store()).isInstanceOf(ChunkStore.TermStatistics.class);
+    ChunkStore.TermStatistics stats = (ChunkStore.TermStatistics) s.store();
+
+    assertThat(stats.docCount()).isEqualTo(7);
+    assertThat(stats.docFreq("err_4517")).isEqualTo(1);
+    // hr/leave.md#0 (dept hr) and fin/travel.md#0 (dept finance): statistics ignore the filter
+    assertThat(stats.docFreq("提交")).isEqualTo(2);
+    assertThat(stats.docFreq("err_4519")).isZero();
+  }
+
+  @Test
   void should_return_stored_chunk_unchanged_by_id() throws IOException {
     ChunkStoreUnderTest s = withCorpus();
     Chunk expected = corpus().get("hr/leave.md").get(1);

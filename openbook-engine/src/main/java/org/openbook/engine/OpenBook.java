@@ -8,15 +8,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.openbook.analysis.OpenBookAnalysis;
+import org.openbook.analysis.Synonyms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerService;
 import org.openbook.answer.Answerer;
+import org.openbook.answer.EvidenceGate;
 import org.openbook.answer.ExtractiveGenerator;
 import org.openbook.answer.Generator;
 import org.openbook.answer.PromptBuilder;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.SupportChecker;
+import org.openbook.answer.TermCoverage;
+import org.openbook.answer.TermWeights;
 import org.openbook.chunk.StructuredChunker;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.ConversationStore;
@@ -102,6 +106,10 @@ public final class OpenBook implements Closeable {
   private final EmbeddingCache cache;
   /** The reranking stage's model ({@code rerank:}), or null when none is configured. */
   private final Reranker reranker;
+  /** The user's synonyms ({@code analysis.synonyms}), read when the engine opens. */
+  private final Synonyms synonyms;
+  /** Gate 1: dense cosine or lexical evidence, as configured. */
+  private final EvidenceGate gate;
   private final Retriever retriever;
   private final Generator generator;
   private final AnswerService answerService;
@@ -111,6 +119,7 @@ public final class OpenBook implements Closeable {
     this.settings = b.config.resolve(b.env);
     // before the store is opened: a reranker that cannot be built must not leave a lock behind
     this.reranker = settings.rerank().enabled() ? newReranker(settings) : null;
+    this.synonyms = settings.synonyms().map(Synonyms::load).orElse(Synonyms.NONE);
     this.index = b.index;
     this.embedder = b.embedder != null ? b.embedder : new BgeSmallZhEmbedder();
     this.analysis = OpenBookAnalysis.defaultAnalysis();
@@ -132,11 +141,17 @@ public final class OpenBook implements Closeable {
       throw e;
     }
     this.cache = c;
-    this.retriever = reranked(
-        new HybridRetriever(embedder, store, store, settings.retrieval().fusion()));
-    this.generator = b.generator != null ? b.generator : defaultGenerator(settings);
-    this.answerService = new AnswerService(retriever, generator, settings.gate().threshold(),
-        RefusalPolicy.DEFAULT, SupportChecker.DEFAULT_THRESHOLD, settings.rerank().threshold());
+    this.retriever = reranked(new HybridRetriever(embedder, store, store,
+        settings.retrieval().fusion(), HybridRetriever.Mode.HYBRID, synonyms));
+    Settings.Gate g = settings.gate();
+    this.gate = g.lexical()
+        ? new EvidenceGate(g.threshold(), g.lexicalThreshold(), analysis, new TermWeights(store))
+        : EvidenceGate.denseOnly(g.threshold());
+    this.generator = b.generator != null ? b.generator
+        : settings.llm().<Generator>map(llm -> new OpenAiGenerator(llm,
+            new PromptBuilder(RefusalPolicy.DEFAULT))).orElseGet(this::extractiveGenerator);
+    this.answerService = new AnswerService(retriever, generator, gate, RefusalPolicy.DEFAULT,
+        SupportChecker.DEFAULT_THRESHOLD, settings.rerank().threshold());
     this.conversationStore = b.conversations != null ? b.conversations
         : new JsonFileConversationStore(index.resolve(CONVERSATIONS_FOLDER));
   }
@@ -193,10 +208,29 @@ public final class OpenBook implements Closeable {
         settings.rerank().timeoutMs());
   }
 
-  private static Generator defaultGenerator(Settings settings) {
-    return settings.llm()
-        .<Generator>map(c -> new OpenAiGenerator(c, new PromptBuilder(RefusalPolicy.DEFAULT)))
-        .orElseGet(() -> new ExtractiveGenerator(RefusalPolicy.DEFAULT));
+  /**
+   * The extractive generator (no LLM) with gate 2 (key-term coverage with the synonyms and
+   * coverage by meaning) and sentence choice by meaning, all with the loaded embedder.
+   */
+  public ExtractiveGenerator extractiveGenerator() {
+    return new ExtractiveGenerator(RefusalPolicy.DEFAULT,
+        new TermCoverage(analysis, new TermWeights(store), synonyms, embedder,
+            TermCoverage.DEFAULT_MIN_COSINE),
+        embedder);
+  }
+
+  /**
+   * Gate 1 as configured: dense cosine ({@code gate.threshold}) or lexical evidence (identifier
+   * match, or an IDF-weighted key-term share of {@code gate.lexicalThreshold});
+   * {@code gate.lexical: false} gives the dense-only rule.
+   */
+  public EvidenceGate gate() {
+    return gate;
+  }
+
+  /** The user's synonyms ({@code analysis.synonyms}; empty when none is configured). */
+  public Synonyms synonyms() {
+    return synonyms;
   }
 
   /** The configuration in force (every default filled in). */

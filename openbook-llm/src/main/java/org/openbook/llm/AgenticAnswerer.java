@@ -316,8 +316,7 @@ public final class AgenticAnswerer implements Answerer {
 
     private AnswerDiagnostics diagnostics(String reason) {
       return new AnswerDiagnostics(id, best, threshold, List.of(), List.of(), List.of(),
-          retrievalNanos / 1_000_000, generationNanos / 1_000_000, reason, "", List.of(), "", 0,
-          List.of());
+          retrievalNanos / 1_000_000, generationNanos / 1_000_000, reason, "");
     }
   }
 

@@ -5,6 +5,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.chat.response.PartialResponse;
 import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.openbook.answer.GenerationException;
+import org.openbook.answer.TruncatedReplyException;
 import org.openbook.answer.Generator;
 import org.openbook.answer.Prompt;
 import org.openbook.answer.PromptBuilder;
@@ -76,17 +78,17 @@ public final class OpenAiGenerator implements Generator {
         @Override
         public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
           handle.set(context.streamingHandle());
-          events.add(new Event(partial.text(), false, null));
+          events.add(new Event(partial.text(), false, null, null));
         }
 
         @Override
         public void onCompleteResponse(ChatResponse response) {
-          events.add(new Event(null, true, null));
+          events.add(new Event(null, true, null, response.finishReason()));
         }
 
         @Override
         public void onError(Throwable error) {
-          events.add(new Event(null, false, error));
+          events.add(new Event(null, false, error, null));
         }
       });
     } catch (RuntimeException e) {
@@ -115,6 +117,13 @@ public final class OpenAiGenerator implements Generator {
       try {
         if (e.done()) {
           emit(buffer.flush(), text, onText);
+          if (e.finish() != FinishReason.STOP) {
+            // Cut off by the length limit or a filter, or a stream that ended without saying it
+            // was done: the text is a fragment, not an answer.
+            throw new TruncatedReplyException(
+                e.finish() == null ? "" : e.finish().name().toLowerCase(java.util.Locale.ROOT),
+                text.toString());
+          }
           return text.toString();
         }
         if (e.piece() != null) {
@@ -149,6 +158,6 @@ public final class OpenAiGenerator implements Generator {
     return LlmErrors.describe(config, error);
   }
 
-  /** One stream event: a piece, the end, or an error. */
-  private record Event(String piece, boolean done, Throwable error) {}
+  /** One stream event: a piece, the end (with the model's finish reason, or null), or an error. */
+  private record Event(String piece, boolean done, Throwable error, FinishReason finish) {}
 }

@@ -169,6 +169,23 @@ public final class MockOpenAiServer implements AutoCloseable {
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * A streamed answer that ends with {@code finishReason} (e.g. {@code length}) instead of
+   * {@code stop}; null ends the stream with {@code [DONE]} and no finish reason at all.
+   */
+  public static Script streamEndingWith(String finishReason, String... pieces) {
+    StringBuilder sb = new StringBuilder();
+    for (String p : pieces) {
+      ObjectNode delta = JSON.createObjectNode().put("content", p);
+      sb.append("data: ").append(chunk(delta, null)).append("\n\n");
+    }
+    if (finishReason != null) {
+      sb.append("data: ").append(chunk(JSON.createObjectNode(), finishReason)).append("\n\n");
+    }
+    sb.append("data: [DONE]\n\n");
+    return streamInPieces(sb.toString().getBytes(StandardCharsets.UTF_8), Integer.MAX_VALUE);
+  }
+
   /** An SSE body from raw JSON-escaped content pieces (to place lone surrogate escapes). */
   public static byte[] sseRaw(String... jsonEscapedPieces) {
     StringBuilder sb = new StringBuilder();

@@ -15,6 +15,7 @@ import org.openbook.answer.GenerationException;
 import org.openbook.answer.PromptBuilder;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.Source;
+import org.openbook.answer.TruncatedReplyException;
 import org.openbook.chunk.Chunk;
 import org.openbook.retrieve.Hit;
 
@@ -135,5 +136,40 @@ class OpenAiGeneratorTest {
   @Test
   void should_name_the_model_in_its_id() {
     assertThat(generator(2).id()).isEqualTo("openai:test-model");
+  }
+
+  @Test
+  void should_report_a_reply_cut_off_by_the_length_limit_as_truncated_with_the_partial_text()
+      throws Exception {
+    server.then(MockOpenAiServer.streamEndingWith("length", "证书已过期，", "请联系"));
+    List<String> streamed = new ArrayList<>();
+
+    assertThatThrownBy(() -> generator(10).generate("证书过期怎么办", SOURCES, streamed::add))
+        .isInstanceOfSatisfying(TruncatedReplyException.class, e -> {
+          assertThat(e.partialText()).isEqualTo("证书已过期，请联系");
+          assertThat(e.finishReason()).isEqualTo("length");
+          assertThat(e.getMessage()).contains("finish_reason: length");
+        });
+    assertThat(String.join("", streamed)).isEqualTo("证书已过期，请联系");
+  }
+
+  @Test
+  void should_report_a_stream_that_ends_without_a_finish_reason_as_truncated() throws Exception {
+    server.then(MockOpenAiServer.streamEndingWith(null, "The certificate has"));
+
+    assertThatThrownBy(() -> generator(10).generate("What if the certificate expired?", SOURCES,
+        s -> {}))
+        .isInstanceOfSatisfying(TruncatedReplyException.class, e -> {
+          assertThat(e.partialText()).isEqualTo("The certificate has");
+          assertThat(e.finishReason()).isEmpty();
+        });
+  }
+
+  @Test
+  void should_accept_a_reply_that_ends_with_stop() throws Exception {
+    server.then(MockOpenAiServer.streamEndingWith("stop", "请联系管理员[1]。"));
+
+    assertThat(generator(10).generate("证书过期怎么办", SOURCES, s -> {}))
+        .isEqualTo("请联系管理员[1]。");
   }
 }

@@ -243,6 +243,28 @@ public final class LuceneChunkStore
     }
   }
 
+  /** Chunks with a BM25 text field in the searched snapshot (deleted chunks not yet merged away count). */
+  @Override
+  public long docCount() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return Math.max(0, s.getIndexReader().getDocCount(ChunkFields.TEXT));
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /** Lucene's document frequency of {@code term} in the BM25 text field (the one BM25's IDF uses). */
+  @Override
+  public long docFreq(String term) throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return s.getIndexReader().docFreq(new Term(ChunkFields.TEXT, term));
+    } finally {
+      searchers.release(s);
+    }
+  }
+
   @Override
   public Optional<Chunk> get(String chunkId) throws IOException {
     List<ScoredChunk> hit = search(new TermQuery(new Term(ChunkFields.ID, chunkId)), 1, false);

@@ -285,6 +285,22 @@ public final class SolrChunkStore
     return numFound("count", new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY), false);
   }
 
+  /** Same as {@link #count()}: every chunk carries the BM25 token field. */
+  @Override
+  public long docCount() throws IOException {
+    return count();
+  }
+
+  /**
+   * Chunks whose BM25 token field holds {@code term}, as the {@code numFound} of a term query (exact
+   * across shards, unlike per-shard term statistics).
+   */
+  @Override
+  public long docFreq(String term) throws IOException {
+    return numFound("document frequency", new SolrQuery(SolrFields.TEXT_TOKENS + ":"
+        + ClientUtils.escapeQueryChars(term)).addFilterQuery(CHUNKS_ONLY), false);
+  }
+
   private long countDocuments() throws IOException {
     return numFound("count documents",
         new SolrQuery("*:*").addFilterQuery(DOCUMENTS_ONLY), false);

@@ -104,8 +104,8 @@ public final class EvalCommand implements Callable<Integer> {
       List<RetrieverVariant> variants = RetrieverVariant.parse(configs, embedder, engine.store(),
           engine.store(), settings.retrieval().fusion(),
           settings.rerank().enabled() ? engine::reranked : null);
-      CaseEvaluator evaluator = new CaseEvaluator(engine::principal, settings.gate().threshold(),
-          settings.retrieval().topK(), settings.retrieval().fetchK(),
+      CaseEvaluator evaluator = new CaseEvaluator(engine::principal, engine.gate(),
+          engine::extractiveGenerator, settings.retrieval().topK(), settings.retrieval().fetchK(),
           settings.rerank().threshold());
       List<ConfigResult> results = new ArrayList<>();
       try (ProgressBar bar = progress(variants.size() * labelled.size())) {
@@ -117,8 +117,11 @@ public final class EvalCommand implements Callable<Integer> {
           "cases: " + cases + " (" + labelled.size() + " questions)",
           "index: " + common.index + " (" + engine.count() + " chunks, "
               + embedder.modelId() + ")",
-          String.format(Locale.ROOT, "gate-1 threshold %.3f; refusal = AnswerService status "
-              + "REFUSED_* with the extractive generator", settings.gate().threshold()),
+          String.format(Locale.ROOT, "gate 1: dense threshold %.3f%s; refusal = AnswerService "
+              + "status REFUSED_* with the extractive generator (gate 2: key-term coverage)",
+              settings.gate().threshold(), engine.gate().lexical()
+                  ? String.format(Locale.ROOT, " or lexical evidence (identifier, or key-term "
+                      + "share >= %.2f)", engine.gate().lexicalThreshold()) : ""),
           "rerank: " + (settings.rerank().enabled() ? settings.rerank().type() + "; p50/p95"
               + " include the reranking stage, shown alone as rerank p50" : "none configured")),
           results);

@@ -185,6 +185,39 @@ class AskCommandTest {
   }
 
   @Test
+  void should_fail_as_truncated_with_the_partial_text_when_the_reply_is_cut_off()
+      throws IOException {
+    server.then(MockOpenAiServer.streamEndingWith("length", "跨境订单退款在验货", "通过后"));
+
+    Run run = ask(config(true, 10), "跨境订单的退款在验货通过后几个工作日内发起？", "--json");
+
+    assertThat(run.exit()).isEqualTo(OpenBookCommand.EXIT_FAILED);
+    JsonNode json = JSON.readTree(run.out());
+    assertThat(json.path("status").asText()).isEqualTo("FAILED");
+    assertThat(json.path("answer").asText()).isEmpty();
+    assertThat(json.path("diagnostics").path("reason").asText()).isEqualTo("truncated");
+    assertThat(json.path("diagnostics").path("partialText").asText())
+        .isEqualTo("跨境订单退款在验货通过后");
+  }
+
+  @Test
+  void should_answer_a_question_longer_than_the_embedding_model_reads() throws IOException {
+    // 554 characters, over bge-small-zh's 512 tokens: the dense route embeds the bounded
+    // form, BM25 reads it all, and the answer is the cross-border refund
+    String question = "我上个月在澜岳商城买了一台空气净化器，".repeat(28)
+        + "跨境订单的退款在验货通过后几个工作日内发起？";
+    assertThat(question.length()).isGreaterThan(520);
+
+    Run run = ask(config(false, 10), question, "--json");
+
+    assertThat(run.exit()).as(run.err()).isNotEqualTo(OpenBookCommand.EXIT_FAILED);
+    JsonNode json = JSON.readTree(run.out());
+    assertThat(json.path("status").asText()).isIn("ANSWERED", "REFUSED_BY_MODEL",
+        "REFUSED_NO_EVIDENCE");
+    assertThat(json.path("sources").toString()).contains("after-sales/售后政策.md");
+  }
+
+  @Test
   void should_fail_with_a_clear_error_on_http_500() throws IOException {
     server.then(MockOpenAiServer.error(500, "upstream overloaded"));
 

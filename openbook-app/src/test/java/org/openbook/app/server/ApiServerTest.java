@@ -307,6 +307,23 @@ class ApiServerTest {
         .contains("core", "hours").endsWith("and annual leave?");
   }
 
+  @Test
+  void should_search_and_answer_a_question_longer_than_the_embedding_model_reads()
+      throws Exception {
+    // 520 Chinese characters: over the test embedder's 512 tokens (one per character + 2)
+    String question = "请问退货政策是怎样规定的，".repeat(40);
+    assertThat(question.length()).isEqualTo(520);
+    String body = "{\"question\":\"" + question + "\",\"k\":3}";
+
+    HttpResponse<String> search = s.post("/v1/search", "tok-visitor", body);
+    assertThat(search.statusCode()).as(search.body()).isEqualTo(200);
+    assertThat(json(search).get("hits").size()).isBetween(1, 3);
+
+    HttpResponse<String> ask = s.post("/v1/ask", "tok-visitor", body);
+    assertThat(ask.statusCode()).as(ask.body()).isEqualTo(200);
+    assertThat(json(ask).get("status").asText()).isNotEqualTo("FAILED");
+  }
+
   // ---- search and audit ------------------------------------------------------------------
 
   @Test

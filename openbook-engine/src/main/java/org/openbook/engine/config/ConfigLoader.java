@@ -58,7 +58,8 @@ public final class ConfigLoader {
       if (tree == null || tree.isMissingNode() || tree.isNull()) {
         return OpenBookConfig.defaults(); // an empty or comments-only file: all defaults
       }
-      return yaml.treeToValue(tree, OpenBookConfig.class);
+      return yaml.treeToValue(tree, OpenBookConfig.class)
+          .withPathsRelativeTo(file.toAbsolutePath().getParent());
     } catch (UnrecognizedPropertyException e) {
       throw new ConfigException("bad config " + file + ": unknown key '" + dotted(e)
           + "' (known here: " + e.getKnownPropertyIds() + ")", e);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.openbook.answer.EvidenceGate;
 import org.openbook.chunk.ChunkerSettings;
 import org.openbook.document.DocumentReader;
 import org.openbook.ingest.IngestOptions;
@@ -35,6 +36,7 @@ import org.openbook.solr.SolrTls;
  * @param store      where the index lives: embedded Lucene (default) or a SolrCloud collection
  * @param rerank     the reranking stage between fusion and generation (default: none)
  * @param access     folder-level department rules ({@code access: {folders: {hr/: [hr]}}})
+ * @param analysis   query-time analysis: the user's synonym file
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -47,7 +49,8 @@ public record OpenBookConfig(
     @JsonProperty("server") Server server,
     @JsonProperty("store") Store store,
     @JsonProperty("rerank") Rerank rerank,
-    @JsonProperty("access") Access access) {
+    @JsonProperty("access") Access access,
+    @JsonProperty("analysis") Analysis analysis) {
 
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
@@ -62,12 +65,26 @@ public record OpenBookConfig(
         ? new Server(null, null, null, null, null, null, null, null, null) : server;
     store = store == null ? Store.LUCENE : store;
     rerank = rerank == null ? Rerank.NONE : rerank;
+    analysis = analysis == null ? new Analysis(null) : analysis;
   }
 
-  /** A configuration without folder access rules. */
+  /** A configuration without rerank, access or analysis sections. */
   public OpenBookConfig(Map<String, List<String>> principals, Chunking chunking,
       Retrieval retrieval, Gate gate, Ingest ingest, Llm llm, Server server, Store store) {
-    this(principals, chunking, retrieval, gate, ingest, llm, server, store, null, null);
+    this(principals, chunking, retrieval, gate, ingest, llm, server, store, null, null, null);
+  }
+
+  /**
+   * This configuration with relative file paths ({@code analysis.synonyms}) resolved against
+   * {@code dir}, the folder of the configuration file.
+   */
+  public OpenBookConfig withPathsRelativeTo(Path dir) {
+    String syn = analysis.synonyms();
+    if (syn == null || syn.isBlank() || dir == null || Path.of(syn).isAbsolute()) {
+      return this;
+    }
+    return new OpenBookConfig(principals, chunking, retrieval, gate, ingest, llm, server, store,
+        rerank, access, new Analysis(dir.resolve(syn).normalize().toString()));
   }
 
   /**
@@ -92,7 +109,7 @@ public record OpenBookConfig(
 
   /** All defaults, no principals but the anonymous one. */
   public static OpenBookConfig defaults() {
-    return new OpenBookConfig(null, null, null, null, null, null, null, null, null, null);
+    return new OpenBookConfig(null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -111,9 +128,10 @@ public record OpenBookConfig(
     Map<String, Set<String>> depts = new LinkedHashMap<>();
     principals.forEach((name, list) -> depts.put(name, Settings.departments(list)));
     return new Settings(depts, chunking.settings(), retrieval.resolve(),
-        new Settings.Gate(gate.threshold() == null ? Gate.DEFAULT_THRESHOLD : gate.threshold()),
+        gate.resolve(),
         ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env),
-        rerank.resolve(env), access.rules());
+        rerank.resolve(env), access.rules(),
+        Optional.ofNullable(analysis.synonyms()).filter(p -> !p.isBlank()).map(Path::of));
   }
 
   /** Chunk budget in chars; defaults from {@link ChunkerSettings#DEFAULT}. */
@@ -190,14 +208,44 @@ public record OpenBookConfig(
     }
   }
 
-  /** Gate 1: refuse without calling the generator when the best dense cosine is below this. */
-  public record Gate(Double threshold) {
+  /**
+   * Gate 1 (see {@code org.openbook.answer.EvidenceGate}): refuse without calling the generator
+   * unless the best dense cosine reaches {@code threshold} or a passage matches the question's
+   * key terms lexically.
+   *
+   * @param threshold        dense cosine threshold (default {@value #DEFAULT_THRESHOLD})
+   * @param lexicalThreshold IDF-weighted key-term share a passage must reach (default 0.8);
+   *                         above 1 switches the lexical share off (identifier matches still
+   *                         count)
+   * @param lexical          false restores the dense-only rule (default true)
+   */
+  public record Gate(Double threshold, Double lexicalThreshold, Boolean lexical) {
     /**
      * Gate-1 threshold on the best dense cosine (bge-small-zh-v1.5) when the config sets none;
      * see docs/BENCHMARKS.md for the calibration that chose it.
      */
     public static final double DEFAULT_THRESHOLD = 0.53;
+
+    /** Only the dense threshold. */
+    public Gate(Double threshold) {
+      this(threshold, null, null);
+    }
+
+    Settings.Gate resolve() {
+      return new Settings.Gate(threshold == null ? DEFAULT_THRESHOLD : threshold,
+          lexicalThreshold == null ? EvidenceGate.DEFAULT_LEXICAL_THRESHOLD : lexicalThreshold,
+          !Boolean.FALSE.equals(lexical));
+    }
   }
+
+  /**
+   * Query-time analysis.
+   *
+   * @param synonyms path of a synonym file in the Solr/Elasticsearch format (relative to the
+   *                 config file), applied to BM25 queries and to gate 2's key-term coverage;
+   *                 re-read whenever an engine opens (ingest, serve, search, ask); null for none
+   */
+  public record Analysis(String synonyms) {}
 
   /**
    * Ingest limits and loader options; a file over a limit is skipped and reported, never

@@ -30,6 +30,8 @@ import org.openbook.solr.SolrStoreConfig;
  * @param store      the index backend
  * @param rerank     the reranking stage between fusion and generation
  * @param access     folder-level department rules for files without their own
+ * @param synonyms   the user's synonym file ({@code analysis.synonyms}, resolved against the
+ *                   configuration file's folder), or empty
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -41,7 +43,8 @@ public record Settings(
     Server server,
     Store store,
     Rerank rerank,
-    org.openbook.document.FolderAccess access) {
+    org.openbook.document.FolderAccess access,
+    Optional<Path> synonyms) {
 
   public Settings {
     principals = Map.copyOf(principals);
@@ -82,12 +85,13 @@ public record Settings(
   public record Retrieval(int topK, int fetchK, Fusion fusion) {}
 
   /**
-   * Gate 1.
+   * Gate 1 ({@code org.openbook.answer.EvidenceGate}).
    *
-   * @param threshold the best dense cosine in [-1, 1] a question needs before the generator is
-   *                  called
+   * @param threshold        the best dense cosine in [-1, 1] that is evidence on its own
+   * @param lexicalThreshold the IDF-weighted key-term share of one passage that is evidence
+   * @param lexical          whether lexical evidence counts (false: the dense-only rule)
    */
-  public record Gate(double threshold) {}
+  public record Gate(double threshold, double lexicalThreshold, boolean lexical) {}
 
   /**
    * Ingest limits; a file over a limit is skipped and reported, never truncated.
