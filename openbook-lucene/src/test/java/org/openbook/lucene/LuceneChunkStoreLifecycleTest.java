@@ -47,7 +47,7 @@ class LuceneChunkStoreLifecycleTest {
       addAll(store, chunk("other.md", "HR", "年假每年十天。"));
 
       assertThat(store.manifest()).isEqualTo(new IndexManifest(
-          "test-hash-256", 256, "cosine", "openbook-cjk_bigram-v1", "test-chunker", 2, 4));
+          "test-hash-256", 256, "cosine", "openbook-cjk_bigram-v2", "test-chunker", 2, 4));
       assertThat(LuceneChunkStore.readManifest(dir)).contains(store.manifest());
     }
   }
@@ -79,7 +79,7 @@ class LuceneChunkStoreLifecycleTest {
     assertThatThrownBy(() -> LuceneChunkStore.open(dir, wanted, smartcn))
         .isInstanceOf(IndexMismatchException.class)
         .hasMessageContaining("analyzer")
-        .hasMessageContaining("openbook-smartcn-v1")
+        .hasMessageContaining("openbook-smartcn-v2")
         .hasMessageContaining("--reset");
   }
 
