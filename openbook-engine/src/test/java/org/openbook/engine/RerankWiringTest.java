@@ -68,7 +68,8 @@ class RerankWiringTest {
         assertThat(r.rerank()).isEqualTo("http:bge-reranker-v2-m3: 3 → 2");
         assertThat(server.requests().get(0).get("top_n").asInt()).isEqualTo(2);
 
-        Answer a = engine.ask("年假", Principal.ANONYMOUS, Answerer.Listener.NONE);
+        Answer a = engine.answerer().ask(engine.query("年假", Principal.ANONYMOUS, 2),
+            Answerer.Listener.NONE);
         // the hash embedder's cosine is far below 0.53; the rerank score 0.95 passes gate 1
         assertThat(a.status()).isEqualTo(AnswerStatus.ANSWERED);
         assertThat(a.sources().get(0).hit().chunk().source()).isEqualTo("vpn.md");
