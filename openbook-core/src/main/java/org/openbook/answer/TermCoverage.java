@@ -29,6 +29,10 @@ import org.openbook.embed.InputTooLongException;
  *   <li>otherwise {@link Kind#MISSING}.
  * </ol>
  *
+ * <p>A non-identifier term in a script the passages do not use at all (a Chinese word against
+ * English passages, or the reverse) is not judged: words are not matched across languages, and
+ * the dense route that found the passage already spoke for it.
+ *
  * Thread-safe if the embedder is.
  */
 public final class TermCoverage {
@@ -150,7 +154,15 @@ public final class TermCoverage {
     }
     List<Match> out = new ArrayList<>();
     List<KeyTerm> unmatched = new ArrayList<>();
+    boolean han = passages.stream().anyMatch(TermCoverage::hasHan);
+    boolean latin = passages.stream().anyMatch(TermCoverage::hasLatin);
     for (KeyTerm t : keyTerms.of(question)) {
+      // Words cannot be matched across languages: a Chinese term against English passages (or
+      // the reverse) is left to the dense route, which found the passage. Identifiers are codes
+      // in any language and are always judged.
+      if (!t.identifier() && (t.han() ? !han : !latin)) {
+        continue;
+      }
       double w = weights.idf(t);
       if (tokens.containsAll(t.tokens())) {
         out.add(new Match(t, Kind.EXACT, t.text(), w));
@@ -175,6 +187,16 @@ public final class TermCoverage {
       byMeaning(out, passages);
     }
     return new Report(out);
+  }
+
+  private static boolean hasHan(String text) {
+    return text.codePoints().anyMatch(
+        c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN);
+  }
+
+  private static boolean hasLatin(String text) {
+    return text.codePoints().anyMatch(
+        c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.LATIN);
   }
 
   /** Replaces MISSING Han terms by MEANING where a passage word is close enough. */

@@ -96,4 +96,19 @@ class ExtractiveCoverageTest {
     assertThat(a.status()).isEqualTo(AnswerStatus.ANSWERED);
     assertThat(a.citations()).extracting(Citation::source).containsOnly("products/zq.md");
   }
+
+  @Test
+  void should_not_judge_words_across_languages_but_still_judge_identifiers() {
+    // A Chinese question about an English passage (the demo's NET-4021 case): the Chinese words
+    // cannot appear in it; the covered code and the dense route that found it speak for it.
+    String zh = generator(Synonyms.NONE).generate("AQ-300 的电池能用多久？",
+        Fixtures.sources("en/aq.md", AQ), s -> {});
+    assertThat(zh).isEqualTo("（摘录） The AQ-300 battery lasts 30 days[1].");
+
+    // ... but a code the passage lacks is still refused, whatever the language.
+    String lacking = generator(Synonyms.NONE).generate("AQ-301 的电池能用多久？",
+        Fixtures.sources("en/aq.md", AQ), s -> {});
+    assertThat(lacking).isEqualTo("根据现有文档无法回答该问题。文档中没有关于 AQ-301 的说明。");
+
+  }
 }

@@ -388,6 +388,44 @@ public final class SolrChunkStore
   }
 
   /**
+   * {@inheritDoc}
+   *
+   * <p>The same bound as the embedded store, Σ weight × idf over the clauses of
+   * {@link #searchSparse} with BM25's idf = ln(1 + (N − df + 0.5) / (df + 0.5)) (Robertson and
+   * Zaragoza 2009; Lucene's {@code BM25Similarity}), N and df counted exactly across shards by
+   * facet queries in one request: the min-max fusion of both stores then scales BM25 alike.
+   */
+  @Override
+  public double maxSparseScore(String queryText) throws IOException {
+    List<QueryTerms.WeightedTerm> terms = QueryTerms.of(analysis, queryText);
+    if (terms.isEmpty()) {
+      return 0;
+    }
+    terms = terms.subList(0, Math.min(MAX_QUERY_TERMS, terms.size()));
+    String[] fields = {SolrFields.TEXT_TOKENS, SolrFields.HEADING_TOKENS};
+    SolrQuery q = new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY).setRows(0).setFacet(true);
+    for (String field : fields) {
+      q.addFacetQuery(field + ":[* TO *]");
+      for (QueryTerms.WeightedTerm t : terms) {
+        q.addFacetQuery(field + ":" + ClientUtils.escapeQueryChars(t.term()));
+      }
+    }
+    Map<String, Integer> counts = query("maximum BM25 score", q, false).getFacetQuery();
+    double max = 0;
+    for (String field : fields) {
+      long docCount = counts.getOrDefault(field + ":[* TO *]", 0);
+      if (docCount == 0) {
+        continue;
+      }
+      for (QueryTerms.WeightedTerm t : terms) {
+        long df = counts.getOrDefault(field + ":" + ClientUtils.escapeQueryChars(t.term()), 0);
+        max += t.weight() * Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+      }
+    }
+    return max;
+  }
+
+  /**
    * Every allowed chunk scored exactly against {@code queryVector}, with the field's similarity
    * (the same (1 + cos) / 2 score as the kNN query); the fallback of {@link #searchDense}.
    */

@@ -11,7 +11,6 @@ import org.openbook.answer.Answerer;
 import org.openbook.answer.Source;
 import org.openbook.app.JsonOutput;
 import org.openbook.engine.OpenBook;
-import org.openbook.llm.LlmConfig;
 import org.openbook.retrieve.Query;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,9 +60,8 @@ public final class AskCommand implements Callable<Integer> {
         try {
           asker = engine.agent();
         } catch (IllegalStateException e) {
-          throw new ParameterException(spec.commandLine(), "--agent needs an LLM endpoint: set "
-              + LlmConfig.ENV_BASE_URL + " and " + LlmConfig.ENV_MODEL
-              + " (or llm.baseUrl and llm.model in the config)");
+          throw new ParameterException(spec.commandLine(),
+              e.getMessage().replaceFirst("^the agent", "--agent"));
         }
       } else {
         asker = engine.answerer();

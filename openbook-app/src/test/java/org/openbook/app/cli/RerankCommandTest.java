@@ -98,7 +98,7 @@ class RerankCommandTest {
       // no rerank latency for the plain configuration, a number for the reranked one
       assertThat(cell(hybrid, 15)).isEqualTo("–");
       assertThat(cell(reranked, 15)).matches("\\d+\\.\\d");
-      assertThat(r.out()).contains("rerank: Rerank[type=http");
+      assertThat(r.out()).contains("rerank: http;");
       assertThat(server.requests()).isNotEmpty();
     }
   }
