@@ -34,8 +34,7 @@ public final class JsonOutput {
     return write(searchNode(q, r, millis));
   }
 
-  /** {@link #search} as a tree, for callers that add fields before writing it once. */
-  public static ObjectNode searchNode(Query q, SearchResult r, long millis) {
+  private static ObjectNode searchNode(Query q, SearchResult r, long millis) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("question", q.text());
     root.put("principal", q.principal().name());

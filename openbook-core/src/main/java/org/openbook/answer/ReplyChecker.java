@@ -45,7 +45,7 @@ public final class ReplyChecker {
       // documents lack ("文档中没有关于 ERR_4519 的说明。"); markers are dropped with the citations.
       return new Answer(AnswerStatus.REFUSED_BY_MODEL, CitationMarkers.strip(reply).strip(),
           List.of(), sources,
-          with(base, List.of(), List.of(), List.of()));
+          base.withChecks(List.of(), List.of(), List.of()));
     }
     CitationReport report = citations.check(reply, sources.size());
     SupportReport supported = support.check(report, sources);
@@ -55,11 +55,7 @@ public final class ReplyChecker {
       cited.add(new Citation(n, s.chunkId(), s.source(), supported.supported(n)));
     }
     return new Answer(AnswerStatus.ANSWERED, report.text(), cited, sources,
-        with(base, report.invalid(), report.uncitedSentences(), supported.unsupported()));
-  }
-
-  private static AnswerDiagnostics with(AnswerDiagnostics d, List<Integer> invalid,
-      List<String> uncited, List<Integer> unsupported) {
-    return d.withChecks(invalid, uncited, unsupported);
+        base.withChecks(report.invalid(), report.uncitedSentences(),
+            supported.unsupported()));
   }
 }

@@ -31,4 +31,12 @@ public interface Fusion {
       double sparseMaxScore) {
     return fuse(dense, sparse);
   }
+
+  /**
+   * Whether {@link #fuse(List, List, double)} reads the BM25 scale, so the retriever asks the
+   * store for it (one more index look-up per query; on SolrCloud one more request) only then.
+   */
+  default boolean usesSparseMaxScore() {
+    return false;
+  }
 }

@@ -67,7 +67,8 @@ public final class HybridRetriever implements Retriever {
     SearchCoverage.Tracked<List<ScoredChunk>> s = SearchCoverage.track(() -> mode == Mode.DENSE
         ? List.of()
         : sparse.searchSparse(synonyms.expand(query.text()), query.fetchK(), filter));
-    double sparseMax = mode == Mode.HYBRID && !s.value().isEmpty()
+    boolean scaleNeeded = mode == Mode.HYBRID && fusion.usesSparseMaxScore();
+    double sparseMax = scaleNeeded && !s.value().isEmpty()
         ? sparse.maxSparseScore(query.text()) : Double.NaN;
     List<Hit> fused = fusion.fuse(d.value(), s.value(), sparseMax);
     List<Hit> top = fused.size() <= query.topK() ? fused : fused.subList(0, query.topK());

@@ -66,6 +66,12 @@ public record MinMaxFusion(double denseWeight, double sparseWeight, double dense
         : base + ",denseSpread=" + denseMinSpread + ",sparseShare=" + sparseMinShare + ")";
   }
 
+  /** Only a BM25 minimum share needs the query's maximum attainable BM25 score. */
+  @Override
+  public boolean usesSparseMaxScore() {
+    return sparseMinShare > 0;
+  }
+
   @Override
   public List<Hit> fuse(List<ScoredChunk> dense, List<ScoredChunk> sparse) {
     return fuse(dense, sparse, Double.NaN);

@@ -131,4 +131,11 @@ class MinMaxFusionTest {
     return new ScoredChunk(new Chunk(id, id, 0, id, id, List.of(), 0, 0, 1, Map.of()), rank,
         score);
   }
+
+  @Test
+  void should_ask_for_the_bm25_scale_only_with_a_minimum_share() {
+    assertThat(new MinMaxFusion(0.3, 0.7, 0, 0.1).usesSparseMaxScore()).isTrue();
+    assertThat(new MinMaxFusion(0.3, 0.7).usesSparseMaxScore()).isFalse();
+    assertThat(RrfFusion.DEFAULT.usesSparseMaxScore()).isFalse();
+  }
 }

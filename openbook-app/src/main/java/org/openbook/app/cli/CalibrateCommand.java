@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.OpenBookConfig;
@@ -75,9 +74,9 @@ public final class CalibrateCommand implements Callable<Integer> {
       unanswerable.addAll(EvalCases.read(sets.pair.unanswerable));
     }
     OpenBookConfig config = common.loadConfig();
-    Embedder embedder = new BgeSmallZhEmbedder();
-    try (OpenBook engine = OpenBook.builder().index(common.index).config(config).embedder(embedder)
+    try (OpenBook engine = OpenBook.builder().index(common.index).config(config)
         .mode(OpenBook.Mode.READ).build()) {
+      Embedder embedder = engine.embedder();
       Retriever dense = new HybridRetriever(embedder, engine.store(), engine.store(),
           RrfFusion.DEFAULT, HybridRetriever.Mode.DENSE);
       GateCalibration g = new GateCalibration(

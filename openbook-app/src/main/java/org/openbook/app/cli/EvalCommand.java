@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.Embedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.OpenBookConfig;
@@ -94,9 +93,9 @@ public final class EvalCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     List<EvalCase> labelled = EvalCases.read(cases);
     OpenBookConfig config = common.loadConfig();
-    Embedder embedder = new BgeSmallZhEmbedder();
-    try (OpenBook engine = OpenBook.builder().index(common.index).config(config).embedder(embedder)
+    try (OpenBook engine = OpenBook.builder().index(common.index).config(config)
         .mode(OpenBook.Mode.WRITE).build()) {
+      Embedder embedder = engine.embedder();
       if (engine.count() == 0) {
         ingest(engine, stdout);
       }
