@@ -28,7 +28,8 @@ import org.openbook.document.Section;
  * rows, so a reader and the generator see the column names next to each value. The header rows
  * are the first line, or every line down to a GFM delimiter row ({@code |---|}) among the first
  * {@value #MAX_HEADER_ROWS} lines. The copy counts toward the budget; it is left out only when it
- * alone would take more than half of it, so rows always keep room.
+ * alone would take more than half of it, so rows always keep room. A piece holds at most
+ * {@link ChunkerSettings#tableRowsPerChunk()} data rows (0 = no limit), see there for why.
  *
  * <p>Each chunk's {@code raw} is {@code text.substring(startOffset, endOffset)}, trimmed of
  * surrounding blank lines and trailing whitespace (first-line indentation is kept for code),
@@ -229,9 +230,11 @@ public final class StructuredChunker implements Chunker {
       header = "";
     }
     String insert = header;
+    int rowLimit = settings.tableRowsPerChunk();
     Segmenter.Fit fit = (s, e) -> {
       String copyHere = s < headerEnd ? "" : insert;
       return trim(text, s, e).length() + copyHere.length() <= settings.maxChars()
+          && (rowLimit == 0 || rowCount(text, Math.max(s, headerEnd), e) <= rowLimit)
           && tokensFit(text, prefix, copyHere, s, e);
     };
     Span headerUnit = new Span(span.start(), headerEnd);
@@ -264,6 +267,22 @@ public final class StructuredChunker implements Chunker {
       }
     }
     return 1;
+  }
+
+  /** Number of non-blank lines (table rows) in {@code text[from, to)}. */
+  private static int rowCount(String text, int from, int to) {
+    int n = 0;
+    boolean content = false;
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      if (c == '\n') {
+        n += content ? 1 : 0;
+        content = false;
+      } else if (!Character.isWhitespace(c)) {
+        content = true;
+      }
+    }
+    return n + (content ? 1 : 0);
   }
 
   /** A table row with padding collapsed, ending in one line break. */

@@ -29,6 +29,9 @@ import org.openbook.document.ocr.Tesseract;
  * {@value #PAGE_SEPARATOR}; {@link Document#pages()} has one 1-based {@link PageSpan} per page.
  * Sections are the paragraphs of each page (PDFBox's paragraph detection, with wrapped lines
  * rejoined, see {@link #clean}), so a section never spans two pages and every chunk can cite its page (bug case R17).
+ * Numbered clause headings ({@code 第三条 保修期限}, see {@link ClauseHeadings}) cut paragraphs and
+ * give the sections after them their heading path, across pages, since neither a text layer nor
+ * OCR carries heading styles.
  *
  * <p>Cleaning: C0 control characters other than {@code \n} and {@code \t} are removed and the
  * text is NFC-normalised. A page whose non-whitespace characters are more than
@@ -171,6 +174,7 @@ public final class PdfLoader implements DocumentLoader {
     List<PageSpan> pages = new ArrayList<>();
     List<Section> sections = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
+    ClauseHeadings clauses = new ClauseHeadings();
     for (int i = 0; i < pageTexts.size(); i++) {
       int page = i + 1;
       if (i > 0) {
@@ -193,8 +197,8 @@ public final class PdfLoader implements DocumentLoader {
         continue;
       }
       for (int[] para : TextBlocks.paragraphs(pageText, 0, pageText.length())) {
-        sections.add(new Section(Section.Kind.PARAGRAPH, List.of(), start + para[0],
-            start + para[1]));
+        sections.addAll(clauses.split(pageText, para[0], para[1], start,
+            Section.Kind.PARAGRAPH));
       }
     }
     if (pageTexts.isEmpty()) {

@@ -106,6 +106,58 @@ class TableHeaderRuleTest {
     }
   }
 
+  @Test
+  void one_row_per_chunk_cuts_a_long_table_into_header_plus_row_records() throws Exception {
+    Path f = tmp.resolve("stores.md");
+    Files.writeString(f, t11Markdown(12));
+    Document doc = new MarkdownLoader().load(f, "stores.md").document();
+    String header = "| 门店编号 | 城市 | 营业时间 | 联系电话 |\n|---|---|---|---|\n";
+
+    List<Chunk> chunks = new StructuredChunker(new ChunkerSettings(400, 80, 80, 1)).chunk(doc);
+
+    assertThat(chunks).hasSize(12);
+    for (int i = 0; i < 12; i++) {
+      assertThat(chunks.get(i).raw()).isEqualTo(header + String.format(
+          "| MD-%d | 城市%02d | 09:00-21:00 | 0571-8800-%d |", 3001 + i, i + 1, 3001 + i));
+      assertThat(chunks.get(i).embedText()).startsWith("门店目录 > 营业时间\n| 门店编号 |");
+    }
+  }
+
+  @Test
+  void one_row_per_chunk_keeps_a_table_that_fits_in_one_chunk_whole() throws Exception {
+    Path f = tmp.resolve("small.md");
+    Files.writeString(f, t11Markdown(3));
+    Document doc = new MarkdownLoader().load(f, "small.md").document();
+
+    List<Chunk> chunks = new StructuredChunker(new ChunkerSettings(400, 80, 80, 1)).chunk(doc);
+
+    assertThat(chunks).hasSize(1);
+    assertThat(chunks.get(0).raw()).contains("MD-3001", "MD-3002", "MD-3003");
+  }
+
+  @Test
+  void one_row_per_chunk_cites_each_spreadsheet_row_on_its_own() throws Exception {
+    Path f = tmp.resolve("stores.xlsx");
+    OfficeSamples.workbook(f, 30, true, false);
+    Document doc = new SpreadsheetLoader().load(f, "stores.xlsx").document();
+
+    List<Chunk> chunks = new StructuredChunker(ChunkerSettings.DEFAULT).chunk(doc);
+
+    Chunk md3020 = chunks.stream().filter(c -> c.raw().contains("MD-3020")).findFirst()
+        .orElseThrow();
+    // header on row 1, MD-3001 on row 2, so MD-3020 is on row 21
+    assertThat(md3020.meta().get(StructuredChunker.CELL_RANGE)).isEqualTo("门店!A21:D21");
+    assertThat(md3020.raw()).startsWith("| 门店编号 | 城市 | 营业时间 | 联系电话 |\n|---|---|---|---|\n")
+        .doesNotContain("MD-3019").doesNotContain("MD-3021");
+  }
+
+  @Test
+  void settings_id_names_the_row_limit_only_when_there_is_one() {
+    assertThat(new ChunkerSettings(400, 80, 80).id()).isEqualTo("max=400,overlap=80,prefix=80");
+    assertThat(ChunkerSettings.DEFAULT.id())
+        .isEqualTo("max=400,overlap=80,prefix=80,tableRows=1");
+  }
+
   private List<Chunk> chunk(DocumentLoader loader, Path f) throws Exception {
     Document doc = loader.load(f, f.getFileName().toString()).document();
     return new StructuredChunker(BUDGET).chunk(doc);

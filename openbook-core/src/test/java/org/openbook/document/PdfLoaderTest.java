@@ -147,6 +147,45 @@ class PdfLoaderTest {
   }
 
   @Test
+  void should_give_numbered_clauses_of_a_flat_page_their_own_heading_path() throws LoadException {
+    String page1 = "设备租赁合同\n第一章 总则\n第一条 目的\n为规范设备租赁，制定本合同。\n"
+        + "第二条 租期\n租期为 2 年，自交付之日起计算。\n第5条规定的押金不计利息。";
+    String page2 = "续上页，押金在租期届满后 15 日内退还。\n第二章 费用\n第三条”租金\n"
+        + "租金按季度支付。";
+    Document doc = PdfLoader.build(List.of(page1, page2), java.util.Set.of(1), "lease.pdf",
+        "lease", "h").document();
+
+    List<String> paths = doc.sections().stream()
+        .map(sec -> String.join(" > ", sec.headingPath()) + " | "
+            + doc.text().substring(sec.start(), sec.end()).lines().findFirst().orElseThrow())
+        .toList();
+    assertThat(paths).containsExactly(
+        " | 设备租赁合同",
+        "第一章 总则 | 第一章 总则",
+        "第一章 总则 > 第一条 目的 | 第一条 目的",
+        // a sentence citing an article is not a heading; page 2 continues the open article
+        "第一章 总则 > 第二条 租期 | 第二条 租期",
+        "第一章 总则 > 第二条 租期 | 续上页，押金在租期届满后 15 日内退还。",
+        "第二章 费用 | 第二章 费用",
+        "第二章 费用 > 第三条”租金 | 第三条”租金");
+    // nothing of the text is dropped: every clause line stays in a section
+    assertThat(doc.sections().stream().mapToInt(sec -> sec.end() - sec.start()).sum())
+        .isEqualTo(page1.length() + page2.length() - "\n".repeat(5).length());
+    assertThat(doc.pageAt(doc.sections().get(4).start())).isEqualTo(2);
+  }
+
+  @Test
+  void should_take_only_short_unpunctuated_clause_lines_for_headings() {
+    assertThat(ClauseHeadings.level("第十二条 保密义务")).isEqualTo(3);
+    assertThat(ClauseHeadings.level("第3章 附则")).isEqualTo(1);
+    assertThat(ClauseHeadings.level("第二节 审批")).isEqualTo(2);
+    assertThat(ClauseHeadings.level("第二条 本制度适用于公司全体员工。")).isZero();
+    assertThat(ClauseHeadings.level("第5条规定的押金不计利息。")).isZero();
+    assertThat(ClauseHeadings.level("第 1 天的安排")).isZero();
+    assertThat(ClauseHeadings.level("第10条之外的情形：" + "很长".repeat(20))).isZero();
+  }
+
+  @Test
   void should_measure_suspect_share_over_non_whitespace_characters() {
     // 1 of 20 characters bad = 5 %, not above the limit; 2 of 20 = 10 %
     assertThat(PdfLoader.suspectShare("\uFFFD" + "一".repeat(19) + "   ")).isEqualTo(0.05);

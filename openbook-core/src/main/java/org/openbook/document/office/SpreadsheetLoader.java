@@ -26,6 +26,7 @@ import org.openbook.document.DocumentLoader;
 import org.openbook.document.LoadException;
 import org.openbook.document.LoadResult;
 import org.openbook.document.RawFile;
+import org.openbook.document.Section;
 
 /**
  * Loads spreadsheets: Excel {@code .xlsx} and 97–2003 {@code .xls} with Apache POI, and
@@ -148,9 +149,11 @@ public final class SpreadsheetLoader implements DocumentLoader {
       return;
     }
     List<String> path = new ArrayList<>(List.of(name));
+    List<Row> titles = new ArrayList<>();
     int r = 0;
     while (r < rows.size() - 1 && isTitleRow(sheet, rows.get(r), rows.get(r + 1), fmt)) {
       path.add(titleText(rows.get(r), fmt));
+      titles.add(rows.get(r));
       r++;
     }
     out.path(path);
@@ -160,6 +163,13 @@ public final class SpreadsheetLoader implements DocumentLoader {
         row -> row.getCell(c) == null || fmt.formatCellValue(row.getCell(c)).isBlank()));
     if (cols.isEmpty()) {
       return;
+    }
+    for (Row t : titles) {
+      int[] span = out.block(Section.Kind.PARAGRAPH, titleText(t, fmt));
+      if (span != null) {
+        out.cells(name, t.getRowNum() + 1, t.getRowNum() + 1, cols.get(0),
+            cols.get(cols.size() - 1), span);
+      }
     }
     List<List<String>> table = new ArrayList<>();
     List<Integer> rowNumbers = new ArrayList<>();

@@ -69,14 +69,45 @@ class OfficeLoadersTest {
     assertThat(k900.headingPath()).first().isEqualTo("商用设备");
     assertThat(k900.meta().get(StructuredChunker.CELL_RANGE)).matches("商用设备!A\\d+:G\\d+");
     int[] rows = rowsOf(k900.meta().get(StructuredChunker.CELL_RANGE));
-    assertThat(rows[0]).isLessThanOrEqualTo(45); // SC-4452 is on row 45 of 商用设备
-    assertThat(rows[1]).isGreaterThanOrEqualTo(45);
+    // SC-4452 is on row 43 of 商用设备 (fixture README, o17); one row per chunk cites it alone
+    assertThat(rows).containsExactly(43, 43);
     assertThat(chunkContaining(doc, "SC-4437").raw()).contains("2025-02-26");
     // the SUM formula's cached value, formatted like its neighbours
     assertThat(chunkContaining(doc, "建议零售价合计").raw()).contains("96,958");
     Chunk first = CHUNKER.chunk(doc).get(0);
     assertThat(first.headingPath()).hasSize(2);
     assertThat(first.headingPath().get(1)).contains("2025 年 4 月版");
+  }
+
+  @Test
+  void should_write_a_merged_title_row_once_into_the_text_and_cite_its_row() throws Exception {
+    Path f = tmp.resolve("titled.xlsx");
+    try (var wb = new org.apache.poi.xssf.usermodel.XSSFWorkbook()) {
+      var sheet = wb.createSheet("Feuil1");
+      sheet.createRow(0).createCell(0).setCellValue("Store hours - summer 2025 edition");
+      sheet.addMergedRegion(new org.apache.poi.ss.util.CellRangeAddress(0, 0, 0, 2));
+      String[][] rows = {{"Store", "Opens", "Closes"}, {"Lyon", "09:00", "19:00"},
+          {"Nice", "10:00", "20:00"}};
+      for (int r = 0; r < rows.length; r++) {
+        var row = sheet.createRow(r + 2); // a blank row 2 between title and table
+        for (int c = 0; c < 3; c++) {
+          row.createCell(c).setCellValue(rows[r][c]);
+        }
+      }
+      try (var os = java.nio.file.Files.newOutputStream(f)) {
+        wb.write(os);
+      }
+    }
+    Document doc = new SpreadsheetLoader().load(f, "titled.xlsx").document();
+
+    String title = "Store hours - summer 2025 edition";
+    assertThat(doc.text().indexOf(title)).isGreaterThanOrEqualTo(0)
+        .isEqualTo(doc.text().lastIndexOf(title));
+    List<Chunk> chunks = CHUNKER.chunk(doc);
+    assertThat(chunks).hasSize(1);
+    assertThat(chunks.get(0).raw()).startsWith(title + "\n\n| Store | Opens | Closes |");
+    assertThat(chunks.get(0).headingPath()).containsExactly("Feuil1", title);
+    assertThat(chunks.get(0).meta().get(StructuredChunker.CELL_RANGE)).isEqualTo("Feuil1!A1:C5");
   }
 
   @Test

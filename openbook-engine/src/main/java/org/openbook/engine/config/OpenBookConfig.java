@@ -54,7 +54,7 @@ public record OpenBookConfig(
 
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
-    chunking = chunking == null ? new Chunking(null, null, null) : chunking;
+    chunking = chunking == null ? new Chunking(null, null, null, null) : chunking;
     retrieval = retrieval == null
         ? new Retrieval(null, null, null, null, null, null, null, null) : retrieval;
     gate = gate == null ? new Gate(null) : gate;
@@ -134,14 +134,19 @@ public record OpenBookConfig(
         Optional.ofNullable(analysis.synonyms()).filter(p -> !p.isBlank()).map(Path::of));
   }
 
-  /** Chunk budget in chars; defaults from {@link ChunkerSettings#DEFAULT}. */
-  public record Chunking(Integer maxChars, Integer overlapChars, Integer maxPrefixChars) {
+  /**
+   * Chunk budget in chars and rows per chunk of a long table (0 = no limit); defaults from
+   * {@link ChunkerSettings#DEFAULT}.
+   */
+  public record Chunking(Integer maxChars, Integer overlapChars, Integer maxPrefixChars,
+      Integer tableRowsPerChunk) {
     public ChunkerSettings settings() {
       ChunkerSettings d = ChunkerSettings.DEFAULT;
       return new ChunkerSettings(
           maxChars == null ? d.maxChars() : maxChars,
           overlapChars == null ? d.overlapChars() : overlapChars,
-          maxPrefixChars == null ? d.maxPrefixChars() : maxPrefixChars);
+          maxPrefixChars == null ? d.maxPrefixChars() : maxPrefixChars,
+          tableRowsPerChunk == null ? d.tableRowsPerChunk() : tableRowsPerChunk);
     }
   }
 
