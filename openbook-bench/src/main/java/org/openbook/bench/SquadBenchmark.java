@@ -128,7 +128,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     ChunkerSettings d = ChunkerSettings.DEFAULT;
     ChunkerSettings settings = new ChunkerSettings(maxChars == null ? d.maxChars() : maxChars,
         overlapChars == null ? d.overlapChars() : overlapChars,
-        prefixChars == null ? d.maxPrefixChars() : prefixChars);
+        prefixChars == null ? d.maxPrefixChars() : prefixChars, d.tableRowsPerChunk());
 
     Files.createDirectories(work);
     try (EmbeddingCache cache = EmbeddingCache.open(work.resolve(EmbeddingCache.FOLDER_NAME))) {
