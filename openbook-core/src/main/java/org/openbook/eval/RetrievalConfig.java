@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.index.ChunkStore.DenseSearch;
 import org.openbook.index.ChunkStore.SparseSearch;
@@ -44,6 +45,12 @@ public record RetrievalConfig(String name, String description, Retriever retriev
    */
   public static List<RetrievalConfig> parse(String spec, Embedder embedder, DenseSearch dense,
       SparseSearch sparse, Fusion configured) {
+    return parse(spec, DenseRoutes.single(embedder), dense, sparse, configured);
+  }
+
+  /** As {@link #parse(String, Embedder, DenseSearch, SparseSearch, Fusion)} with language routes. */
+  public static List<RetrievalConfig> parse(String spec, DenseRoutes embedder, DenseSearch dense,
+      SparseSearch sparse, Fusion configured) {
     List<RetrievalConfig> out = new ArrayList<>();
     for (String raw : new LinkedHashSet<>(List.of(spec.split(",")))) {
       String name = raw.strip().toLowerCase(Locale.ROOT);
@@ -75,7 +82,7 @@ public record RetrievalConfig(String name, String description, Retriever retriev
     return out;
   }
 
-  private static RetrievalConfig fused(String name, Fusion fusion, Embedder embedder,
+  private static RetrievalConfig fused(String name, Fusion fusion, DenseRoutes embedder,
       DenseSearch dense, SparseSearch sparse) {
     return new RetrievalConfig(name, "dense+bm25 " + fusion.id(),
         new HybridRetriever(embedder, dense, sparse, fusion, Mode.HYBRID), true);

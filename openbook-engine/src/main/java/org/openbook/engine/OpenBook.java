@@ -15,7 +15,7 @@ import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.chunk.StructuredChunker;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.Loaders;
-import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.EmbeddingCache;
 import org.openbook.index.IndexManifest;
@@ -59,7 +59,8 @@ public final class OpenBook implements Closeable {
   public static final int DEFAULT_TOP_K = 5;
 
   private final OpenBookConfig config;
-  private final Embedder embedder;
+  /** Which models embed chunks and questions, by language. */
+  private final DenseRoutes routes;
   private final TextAnalysis analysis;
   /** Embedded Lucene or SolrCloud, as {@code store.type} says ({@link StoreFactory}). */
   private final IndexStore store;
@@ -68,16 +69,18 @@ public final class OpenBook implements Closeable {
   /** Embedding cache under the index folder; only for ingest engines, else null. */
   private final EmbeddingCache cache;
 
-  private OpenBook(OpenBookConfig config, Embedder embedder, Path index, boolean write,
+  private OpenBook(OpenBookConfig config, DenseRoutes routes, Path index, boolean write,
       boolean reset) throws IOException {
     this.config = config;
     this.index = index;
-    this.embedder = embedder;
+    this.routes = routes;
     this.analysis = OpenBookAnalysis.defaultAnalysis();
-    this.chunker = new StructuredChunker(config.chunking().settings(), embedder::countTokens,
-        embedder.maxInputTokens());
-    IndexManifest expected = new IndexManifest(embedder.modelId(), embedder.dimension(),
-        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
+    // A chunk must fit every model that embeds it.
+    this.chunker = new StructuredChunker(config.chunking().settings(), routes::countTokens,
+        routes.maxInputTokens());
+    Embedder primary = routes.primary();
+    IndexManifest expected = new IndexManifest(primary.modelId(), primary.dimension(),
+        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields());
     this.store = StoreFactory.open(config.store(), index, expected, analysis,
         reset ? StoreFactory.Mode.RESET
             : write ? StoreFactory.Mode.WRITE : StoreFactory.Mode.READ,
@@ -115,18 +118,32 @@ public final class OpenBook implements Closeable {
   /** An engine that can ingest into {@code index} (created if absent; emptied when reset). */
   public static OpenBook forIngest(Path index, OpenBookConfig config, boolean reset)
       throws IOException {
-    return new OpenBook(config, new BgeSmallZhEmbedder(), index, true, reset);
+    return new OpenBook(config, DenseRoutes.defaults(), index, true, reset);
   }
 
   /** An engine over an existing index, for search and ask. */
   public static OpenBook forSearch(Path index, OpenBookConfig config) throws IOException {
-    return new OpenBook(config, new BgeSmallZhEmbedder(), index, false, false);
+    return new OpenBook(config, DenseRoutes.defaults(), index, false, false);
   }
 
-  /** As {@link #forIngest}/{@link #forSearch} with a given embedder (tests, benchmarks). */
+  /**
+   * As {@link #forIngest}/{@link #forSearch} with one given model for every language (tests,
+   * benchmarks).
+   */
   public static OpenBook open(Path index, OpenBookConfig config, Embedder embedder, boolean write,
       boolean reset) throws IOException {
-    return new OpenBook(config, embedder, index, write, reset);
+    return new OpenBook(config, DenseRoutes.single(embedder), index, write, reset);
+  }
+
+  /** As {@link #forIngest}/{@link #forSearch} with given language routes (tools, benchmarks). */
+  public static OpenBook open(Path index, OpenBookConfig config, DenseRoutes routes,
+      boolean write, boolean reset) throws IOException {
+    return new OpenBook(config, routes, index, write, reset);
+  }
+
+  /** The embedding models by language, as this engine ingests and searches. */
+  public DenseRoutes routes() {
+    return routes;
   }
 
   /** Ingests a folder incrementally (everything again after a reset) and commits. */
@@ -145,7 +162,7 @@ public final class OpenBook implements Closeable {
         in.commitEvery() == null ? IngestOptions.DEFAULT_COMMIT_EVERY : in.commitEvery(),
         cache);
     Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(), maxBytes), chunker,
-        embedder, options);
+        routes, options);
     return indexer.ingest(root, store, store, listener);
   }
 
@@ -180,7 +197,7 @@ public final class OpenBook implements Closeable {
 
   /** Hybrid retrieval with the configured fusion. */
   public Retriever retriever() {
-    return new HybridRetriever(embedder, store, store, fusion());
+    return new HybridRetriever(routes, store, store, fusion());
   }
 
   /**

@@ -8,7 +8,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.openbook.engine.config.OpenBookConfig;
-import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.ingest.IngestListener;
 
 /**
@@ -38,7 +38,7 @@ public final class KbDemoIndex {
       Path dir = Files.createTempDirectory("kb-demo-index");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
       try (OpenBook engine = OpenBook.open(dir.resolve("index"), OpenBookConfig.defaults(),
-          new BgeSmallZhEmbedder(), true, true)) {
+          DenseRoutes.defaults(), true, true)) {
         engine.ingest(docs, IngestListener.NONE);
       }
       index = dir.resolve("index");

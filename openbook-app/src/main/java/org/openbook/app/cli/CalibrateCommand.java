@@ -8,8 +8,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.OpenBookConfig;
-import org.openbook.embed.BgeSmallZhEmbedder;
-import org.openbook.embed.Embedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.eval.EvalCase;
 import org.openbook.eval.EvalCases;
 import org.openbook.eval.GateCalibration;
@@ -75,14 +74,15 @@ public final class CalibrateCommand implements Callable<Integer> {
       unanswerable.addAll(EvalCases.read(sets.pair.unanswerable));
     }
     OpenBookConfig config = common.loadConfig();
-    Embedder embedder = new BgeSmallZhEmbedder();
-    try (OpenBook engine = OpenBook.open(common.index, config, embedder, false, false)) {
-      Retriever dense = new HybridRetriever(embedder, engine.store(), engine.store(),
+    DenseRoutes routes = DenseRoutes.defaults();
+    try (OpenBook engine = OpenBook.open(common.index, config, routes, false, false)) {
+      // Gate 1 reads the primary model's best cosine whatever the question's language.
+      Retriever dense = new HybridRetriever(routes, engine.store(), engine.store(),
           RrfFusion.DEFAULT, HybridRetriever.Mode.DENSE);
       GateCalibration g = new GateCalibration(
           bestCosines(dense, answerable, config), bestCosines(dense, unanswerable, config));
       out.printf("index %s (%d chunks, %s); current gate-1 threshold %.3f%n%n", common.index,
-          engine.count(), embedder.modelId(), engine.gateThreshold());
+          engine.count(), routes.primary().modelId(), engine.gateThreshold());
       out.print(g.render());
       out.flush();
       return 0;

@@ -12,8 +12,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.OpenBookConfig;
-import org.openbook.embed.BgeSmallZhEmbedder;
-import org.openbook.embed.Embedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.eval.CaseEvaluator;
 import org.openbook.eval.ConfigResult;
 import org.openbook.eval.EvalCase;
@@ -87,13 +86,13 @@ public final class EvalCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     List<EvalCase> labelled = EvalCases.read(cases);
     OpenBookConfig config = common.loadConfig();
-    Embedder embedder = new BgeSmallZhEmbedder();
-    try (OpenBook engine = OpenBook.open(common.index, config, embedder, true, false)) {
+    DenseRoutes routes = DenseRoutes.defaults();
+    try (OpenBook engine = OpenBook.open(common.index, config, routes, true, false)) {
       if (engine.count() == 0) {
         ingest(engine, stdout);
       }
       var r = config.retrieval();
-      List<RetrievalConfig> variants = RetrievalConfig.parse(configs, embedder, engine.store(),
+      List<RetrievalConfig> variants = RetrievalConfig.parse(configs, routes, engine.store(),
           engine.store(), engine.fusion());
       CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
           r.topKOr(OpenBook.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
@@ -106,7 +105,8 @@ public final class EvalCommand implements Callable<Integer> {
       EvalReport report = new EvalReport("eval: " + cases.getFileName(), List.of(
           "cases: " + cases + " (" + labelled.size() + " questions)",
           "index: " + common.index + " (" + engine.count() + " chunks, "
-              + embedder.modelId() + ")",
+              + routes.primary().modelId()
+              + routes.english().map(e -> " + " + e.modelId() + " for English").orElse("") + ")",
           String.format(Locale.ROOT, "gate-1 threshold %.3f; refusal = AnswerService status "
               + "REFUSED_* with the extractive generator", engine.gateThreshold())), results);
       if (out != null) {
