@@ -10,20 +10,15 @@ import com.ibm.icu.text.Transliterator;
  * CLDR/Unihan).
  *
  * <p>Only texts that are Traditional are folded ({@link #isTraditional}): the transform is not
- * the identity on Simplified text (it maps e.g. 著 to 着, and 著名 is correct Simplified), and
- * leaving Simplified text byte-identical keeps its vectors (and their cache entries) unchanged.
- * The offsets and the quoted text of a chunk are untouched: this is only the model's input.
+ * the identity on Simplified text (it maps e.g. 著 to 着 and 乾 to 干, and 著名, 乾隆 are correct
+ * Simplified), and leaving Simplified text byte-identical keeps its vectors (and their cache
+ * entries) unchanged. The offsets and the quoted text of a chunk are untouched: this is only the
+ * model's input.
  */
 public final class ChineseFolding {
 
-  /**
-   * Share of Han characters the transform changes from which a text counts as Traditional.
-   * Traditional Chinese prose changes roughly every third to fifth character (的 stays, 這 / 個 /
-   * 們 / 說 / 會 change); Simplified prose changes well under 1 % (著, 乾, 瞭 in a few words).
-   */
-  public static final double TRADITIONAL_SHARE = 0.05;
-
   private static final Transliterator T2S = Transliterator.getInstance("Traditional-Simplified");
+  private static final Transliterator S2T = Transliterator.getInstance("Simplified-Traditional");
 
   private ChineseFolding() {}
 
@@ -32,38 +27,44 @@ public final class ChineseFolding {
    * {@code text} itself.
    */
   public static String toSimplifiedIfTraditional(String text) {
-    String folded = fold(text);
-    return isTraditional(text, folded) ? folded : text;
-  }
-
-  /** Whether at least {@link #TRADITIONAL_SHARE} of {@code text}'s Han characters fold. */
-  public static boolean isTraditional(String text) {
-    return isTraditional(text, fold(text));
-  }
-
-  private static boolean isTraditional(String text, String folded) {
-    if (text.length() != folded.length()) {
-      // Phrase rules changed lengths: certainly Traditional-specific forms were present.
-      return true;
+    String folded = transform(T2S, text);
+    if (folded.equals(text)) {
+      return text;
     }
-    int han = 0;
-    int changed = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN) {
-        han++;
-        if (c != folded.charAt(i)) {
-          changed++;
+    return evidence(T2S, text) > evidence(S2T, text) ? folded : text;
+  }
+
+  /**
+   * Whether {@code text} is Traditional Chinese: more of its Han characters change under
+   * Traditional→Simplified (這, 個, 臺) than under Simplified→Traditional (这, 个, 台). A
+   * character both scripts share (的, 是) is evidence for neither; 著 (as in 著名) counts as
+   * Traditional evidence but is outweighed in any Simplified sentence by its Simplified-only
+   * characters.
+   */
+  public static boolean isTraditional(String text) {
+    return !toSimplifiedIfTraditional(text).equals(text);
+  }
+
+  /** Han code points of {@code text} that {@code t} changes, each transformed alone. */
+  private static int evidence(Transliterator t, String text) {
+    int n = 0;
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      i += Character.charCount(cp);
+      if (Character.UnicodeScript.of(cp) == Character.UnicodeScript.HAN) {
+        String c = new String(Character.toChars(cp));
+        if (!transform(t, c).equals(c)) {
+          n++;
         }
       }
     }
-    return han > 0 && changed >= TRADITIONAL_SHARE * han;
+    return n;
   }
 
-  private static String fold(String text) {
+  private static String transform(Transliterator t, String text) {
     // A Transliterator is not safe for concurrent use.
-    synchronized (T2S) {
-      return T2S.transliterate(text);
+    synchronized (t) {
+      return t.transliterate(text);
     }
   }
 }

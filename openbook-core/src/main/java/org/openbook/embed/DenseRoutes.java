@@ -37,7 +37,8 @@ public final class DenseRoutes {
   private final boolean foldTraditional;
 
   private DenseRoutes(Embedder primary, Embedder english, boolean foldTraditional) {
-    this.primary = Objects.requireNonNull(primary, "primary");
+    // null only for callers that never run the dense route (BM25-only evaluation)
+    this.primary = primary;
     this.english = english;
     this.foldTraditional = foldTraditional;
   }

@@ -45,12 +45,12 @@ public record RetrievalConfig(String name, String description, Retriever retriev
    */
   public static List<RetrievalConfig> parse(String spec, Embedder embedder, DenseSearch dense,
       SparseSearch sparse, Fusion configured) {
-    return parse(spec, DenseRoutes.single(embedder), dense, sparse, configured);
+    return parseRouted(spec, DenseRoutes.single(embedder), dense, sparse, configured);
   }
 
   /** As {@link #parse(String, Embedder, DenseSearch, SparseSearch, Fusion)} with language routes. */
-  public static List<RetrievalConfig> parse(String spec, DenseRoutes embedder, DenseSearch dense,
-      SparseSearch sparse, Fusion configured) {
+  public static List<RetrievalConfig> parseRouted(String spec, DenseRoutes embedder,
+      DenseSearch dense, SparseSearch sparse, Fusion configured) {
     List<RetrievalConfig> out = new ArrayList<>();
     for (String raw : new LinkedHashSet<>(List.of(spec.split(",")))) {
       String name = raw.strip().toLowerCase(Locale.ROOT);

@@ -92,7 +92,7 @@ public final class EvalCommand implements Callable<Integer> {
         ingest(engine, stdout);
       }
       var r = config.retrieval();
-      List<RetrievalConfig> variants = RetrievalConfig.parse(configs, routes, engine.store(),
+      List<RetrievalConfig> variants = RetrievalConfig.parseRouted(configs, routes, engine.store(),
           engine.store(), engine.fusion());
       CaseEvaluator evaluator = new CaseEvaluator(config::principal, engine.gateThreshold(),
           r.topKOr(OpenBook.DEFAULT_TOP_K), r.fetchKOr(Query.DEFAULT_FETCH_K));
