@@ -64,7 +64,7 @@ public final class HybridRetriever implements Retriever {
     List<ScoredChunk> primary = List.of();
     List<ScoredChunk> d = List.of();
     if (mode != Mode.SPARSE) {
-      DenseRoutes.RoutedVectors v = routes.embed(query.text());
+      DenseRoutes.RoutedVectors v = routes.embedQuery(query.text());
       primary = dense.searchDense(v.primary(), query.fetchK(), filter);
       d = primary;
       for (var field : v.fields().entrySet()) {

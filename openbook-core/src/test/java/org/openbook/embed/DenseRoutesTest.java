@@ -51,8 +51,8 @@ class DenseRoutesTest {
   private final DenseRoutes routes = DenseRoutes.bilingual(zh, en);
 
   @Test
-  void should_embed_chinese_with_the_primary_model_only() {
-    DenseRoutes.RoutedVectors v = routes.embed("年假申请需要提前几天？");
+  void should_embed_a_chinese_question_with_the_primary_model_only() {
+    DenseRoutes.RoutedVectors v = routes.embedQuery("年假申请需要提前几天？");
 
     assertThat(v.primary()).hasSize(32);
     assertThat(v.fields()).isEmpty();
@@ -60,8 +60,8 @@ class DenseRoutesTest {
   }
 
   @Test
-  void should_embed_english_with_both_models() {
-    DenseRoutes.RoutedVectors v = routes.embed("How long are backups kept?");
+  void should_embed_an_english_question_with_both_models() {
+    DenseRoutes.RoutedVectors v = routes.embedQuery("How long are backups kept?");
 
     assertThat(v.primary()).hasSize(32);
     assertThat(v.fields()).containsOnlyKeys(DenseRoutes.ENGLISH);
@@ -75,22 +75,24 @@ class DenseRoutesTest {
     routes.embedAll(List.of("臺灣的經濟發展", "台湾的经济发展", "Nightly backups"));
 
     assertThat(zh.seen).containsExactly("台湾的经济发展", "台湾的经济发展", "Nightly backups");
-    assertThat(en.seen).containsExactly("Nightly backups");
+    // the English model reads the original text
+    assertThat(en.seen).containsExactly("臺灣的經濟發展", "台湾的经济发展", "Nightly backups");
     // same vector for both scripts
-    assertThat(routes.embed("臺灣的經濟發展").primary())
-        .containsExactly(routes.embed("台湾的经济发展").primary());
+    assertThat(routes.embedQuery("臺灣的經濟發展").primary())
+        .containsExactly(routes.embedQuery("台湾的经济发展").primary());
   }
 
   @Test
-  void should_route_a_mixed_batch_and_keep_the_order() {
+  void should_give_every_chunk_both_vectors_in_order() {
     List<DenseRoutes.RoutedVectors> v =
         routes.embedAll(List.of("English one", "中文一", "English two"));
 
-    assertThat(v).extracting(r -> r.fields().isEmpty()).containsExactly(false, true, false);
-    assertThat(v.get(2).fields().get("en"))
-        .containsExactly(en.inner.embed("English two"));
+    // Chinese chunks too: English questions find Chinese passages through them
+    assertThat(v).extracting(r -> r.fields().keySet()).containsOnly(java.util.Set.of("en"));
+    assertThat(v.get(1).fields().get("en")).containsExactly(en.inner.embed("中文一"));
+    assertThat(v.get(2).fields().get("en")).containsExactly(en.inner.embed("English two"));
     // one batch per model
-    assertThat(en.seen).containsExactly("English one", "English two");
+    assertThat(en.seen).containsExactly("English one", "中文一", "English two");
   }
 
   @Test
@@ -105,8 +107,8 @@ class DenseRoutesTest {
   void should_not_fold_or_route_with_a_single_model() {
     DenseRoutes single = DenseRoutes.single(zh);
 
-    assertThat(single.embed("How long?").fields()).isEmpty();
-    single.embed("臺灣");
+    assertThat(single.embedQuery("How long?").fields()).isEmpty();
+    single.embedQuery("臺灣");
     assertThat(zh.seen).containsExactly("How long?", "臺灣");
   }
 }
