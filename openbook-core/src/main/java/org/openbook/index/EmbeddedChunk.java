@@ -11,7 +11,7 @@ import org.openbook.chunk.Chunk;
  * @param vector       embedding of {@code chunk.embedText()} by the primary model (the
  *                     manifest's {@code embeddingModel})
  * @param denseVectors embeddings by further models, keyed by {@link DenseField#name()}; a chunk
- *                     may lack some (e.g. only English chunks have an English vector) and is
+ *                     may lack some (e.g. chunks written with one model) and is
  *                     then not in that field's search. Never null.
  */
 public record EmbeddedChunk(Chunk chunk, float[] vector, Map<String, float[]> denseVectors) {
