@@ -111,7 +111,7 @@ final class OfficeFiles {
       java.util.Set<String> wanted) throws LoadException {
     if (FileMagic.valueOf(bytes) != FileMagic.OOXML) { // OOXML = the zip signature PK\3\4
       throw new LoadException(LoadException.Reason.CORRUPT,
-          source + ": not " + kind + " file (no zip container)");
+          source + ": not a zip container, as " + kind + " files are");
     }
     java.util.Map<String, byte[]> out = new java.util.HashMap<>();
     try (var zip = new org.apache.poi.openxml4j.util.ZipInputStreamZipEntrySource(

@@ -84,7 +84,7 @@ public final class OpenDocumentLoader implements DocumentLoader {
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);
     String ext = OfficeFiles.extension(file);
-    Map<String, byte[]> parts = OfficeFiles.readZip(raw.bytes(), source, "an OpenDocument",
+    Map<String, byte[]> parts = OfficeFiles.readZip(raw.bytes(), source, "OpenDocument",
         Set.of(CONTENT, STYLES, MANIFEST));
     if (!parts.containsKey(CONTENT)) {
       throw new LoadException(LoadException.Reason.CORRUPT,
