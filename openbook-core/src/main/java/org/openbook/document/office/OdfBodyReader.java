@@ -75,7 +75,9 @@ final class OdfBodyReader {
       if (is(notes, PRESENTATION, "notes")) {
         List<String> lines = new ArrayList<>();
         for (Element frame : children(notes)) {
-          if (is(frame, DRAW, "frame") && !attr(frame, PRESENTATION, "class").equals("page")) {
+          // the notes text, not the slide thumbnail or the "<number>" page-number placeholder
+          if (is(frame, DRAW, "frame")
+              && !SKIPPED_CLASSES.contains(attr(frame, PRESENTATION, "class"))) {
             String s = OdfXml.text(frame, new ArrayList<>()).strip();
             if (!s.isEmpty()) {
               lines.add(s);

@@ -115,6 +115,12 @@ class OpenDocumentLoaderTest {
     Chunk notes = chunkContaining(doc, "80 分及格");
     assertThat(notes.page()).isEqualTo(2);
     assertThat(notes.headingPath()).containsExactly("入职安排", SlidesLoader.NOTES);
+    assertThat(notes.raw()).isEqualTo("安全考试 80 分及格。");
+    assertThat(doc.text()).doesNotContain("<number>");
+    // cited like a PowerPoint slide
+    var cited = org.openbook.answer.Source.of(1,
+        new org.openbook.retrieve.Hit(notes, 1, 0.9, 1, 1.0, 0.5, Double.NaN));
+    assertThat(cited.location()).startsWith("培训.odp slide 2 › 入职安排");
     Chunk untitled = chunkContaining(doc, "带好工牌");
     assertThat(untitled.page()).isEqualTo(3);
     assertThat(untitled.headingPath()).containsExactly("第 3 张");

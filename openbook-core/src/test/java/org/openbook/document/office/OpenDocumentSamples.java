@@ -139,6 +139,9 @@ public final class OpenDocumentSamples {
           List.of(List.of("时间", "上午", "下午"), List.of("周一", "报到", "参观常州武进工厂")));
       Element notes = el(s2, "presentation:notes");
       el(notes, "draw:page-thumbnail", "presentation:class", "page");
+      // LibreOffice's notes page carries a page-number placeholder
+      text(el(el(el(notes, "draw:frame", "presentation:class", "page-number"), "draw:text-box"),
+          "text:p"), "<number>");
       text(el(el(el(notes, "draw:frame", "presentation:class", "notes"), "draw:text-box"),
           "text:p"), "安全考试 80 分及格。");
       Element s3 = el(root, "draw:page", "draw:name", "page3");
