@@ -212,8 +212,7 @@ final class OdfBodyReader {
           if (covered || is(cell, TABLE, "table-cell")) {
             String text = covered ? "" : OdfXml.text(cell, new ArrayList<>());
             int repeat = count(cell, TABLE, "number-columns-repeated", 1);
-            for (int i = 0; i < (text.isBlank() ? Math.min(repeat, MAX_REPEAT) : repeat)
-                && i < MAX_REPEAT; i++) {
+            for (int i = 0; i < Math.min(repeat, MAX_REPEAT); i++) {
               cells.add(text);
             }
           }

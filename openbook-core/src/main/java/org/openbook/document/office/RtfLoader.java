@@ -39,7 +39,8 @@ import org.xml.sax.helpers.DefaultHandler;
  * ({@code \s1} "heading 1", {@code \outlinelevel}) come out as paragraphs and each table cell as a
  * paragraph of its own — so an RTF file is indexed as paragraphs and lists under its title;
  * when a later Tika version emits them, they are kept without change here. Embedded objects
- * (OLE, pictures) are not parsed.
+ * (OLE, pictures) are not parsed. A file cut short (no final {@code }}) is indexed up to the cut
+ * with a warning, as Tika reads it without error.
  */
 public final class RtfLoader implements DocumentLoader {
 
@@ -83,7 +84,20 @@ public final class RtfLoader implements DocumentLoader {
     String title = DocumentAssembler.oneLine(metadata.get(TikaCoreProperties.TITLE));
     Document doc = out.build(source, title.isEmpty() ? RawFile.baseName(file) : title,
         Map.of("format", "rtf"), raw.sha256());
-    return new LoadResult(doc, List.of());
+    // Tika reads a cut-off file up to the cut without complaint; the outermost group of a whole
+    // file is closed by its last '}'
+    List<String> warnings = endsWithClosingBrace(raw.bytes()) ? List.of()
+        : List.of("does not end with '}': the file looks truncated; its text up to the cut is"
+            + " indexed");
+    return new LoadResult(doc, warnings);
+  }
+
+  private static boolean endsWithClosingBrace(byte[] b) {
+    int i = b.length - 1;
+    while (i >= 0 && (b[i] == 0 || Character.isWhitespace(b[i]))) {
+      i--;
+    }
+    return i >= 0 && b[i] == '}';
   }
 
   /** Embedded OLE objects and pictures are skipped, not parsed. */

@@ -75,6 +75,21 @@ class RtfLoaderTest {
   }
 
   @Test
+  void should_index_a_cut_off_rtf_up_to_the_cut_with_a_warning() throws Exception {
+    String whole = OpenDocumentSamples.rtf();
+    Path whole1 = tmp.resolve("whole.rtf");
+    Files.writeString(whole1, whole + "\r\n", StandardCharsets.US_ASCII);
+    Path cut = tmp.resolve("cut.rtf");
+    Files.writeString(cut, whole.substring(0, whole.indexOf("\\pard \\'bd")),
+        StandardCharsets.US_ASCII);
+
+    assertThat(new RtfLoader().load(whole1, "whole.rtf").warnings()).isEmpty();
+    var r = new RtfLoader().load(cut, "cut.rtf");
+    assertThat(r.warnings()).singleElement().asString().contains("truncated");
+    assertThat(r.document().text()).contains("政策 ZQ-7781").doesNotContain("结束");
+  }
+
+  @Test
   void should_report_an_rtf_without_text_as_empty() throws Exception {
     Path f = tmp.resolve("blank.rtf");
     Files.writeString(f, "{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}\\par\\par}");
