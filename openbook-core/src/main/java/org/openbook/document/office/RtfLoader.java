@@ -38,7 +38,8 @@ import org.xml.sax.helpers.DefaultHandler;
  * Limitation of Tika's RTF parser (3.2): it emits neither headings nor tables — heading styles
  * ({@code \s1} "heading 1", {@code \outlinelevel}) come out as paragraphs and each table cell as a
  * paragraph of its own — so an RTF file is indexed as paragraphs and lists under its title;
- * when a later Tika version emits them, they are kept without change here. Embedded objects
+ * when a later Tika version emits them, they are kept without change here. Footnotes that
+ * LibreOffice writes as {@code \*\footnote} destinations are not in Tika's output. Embedded objects
  * (OLE, pictures) are not parsed. A file cut short (no final {@code }}) is indexed up to the cut
  * with a warning, as Tika reads it without error.
  */
