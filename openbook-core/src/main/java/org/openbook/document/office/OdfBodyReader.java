@@ -52,6 +52,16 @@ final class OdfBodyReader {
   void read(Element root) {
     if (!slides) {
       blocks(root);
+      // page headers and footers, printed on every page: indexed once, as the Word loader does
+      java.util.Set<String> margins = new java.util.LinkedHashSet<>();
+      for (Element m : xml.margins()) {
+        margins.add(DocumentAssembler.oneLine(OdfXml.text(m, new ArrayList<>())));
+      }
+      margins.remove("");
+      if (!margins.isEmpty()) {
+        out.path(List.of(WordLoader.HEADER_FOOTER));
+        out.block(Kind.PARAGRAPH, String.join("\n", margins));
+      }
       return;
     }
     int number = 0;

@@ -26,21 +26,42 @@ final class OdfXml {
 
   /** {@code style:style} and {@code text:list-style} elements by family-qualified name. */
   private final Map<String, Element> styles = new HashMap<>();
+  /** Page headers and footers of the master pages (styles.xml), in document order. */
+  private final List<Element> margins = new ArrayList<>();
 
   /**
    * Indexes the named styles of content.xml (automatic styles) and styles.xml (common and
    * automatic styles); a content style wins over a styles.xml one of the same name.
    *
-   * @param content root element of content.xml
-   * @param styles  root element of styles.xml, or null when the package has none
+   * @param content    root element of content.xml
+   * @param stylesRoot root element of styles.xml, or null when the package has none
    */
-  OdfXml(Element content, Element styles) {
-    for (Element root : java.util.Arrays.asList(styles, content)) {
+  OdfXml(Element content, Element stylesRoot) {
+    for (Element root : java.util.Arrays.asList(stylesRoot, content)) {
       if (root != null) {
         index(root.getElementsByTagNameNS(STYLE, "style"), true);
         index(root.getElementsByTagNameNS(TEXT, "list-style"), false);
       }
     }
+    if (stylesRoot != null) {
+      NodeList pages = stylesRoot.getElementsByTagNameNS(STYLE, "master-page");
+      for (int i = 0; i < pages.getLength(); i++) {
+        for (Element part : children(pages.item(i))) {
+          if (STYLE.equals(part.getNamespaceURI()) && (part.getLocalName().startsWith("header")
+              || part.getLocalName().startsWith("footer"))) {
+            margins.add(part);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The {@code style:header}/{@code style:footer} elements (and their {@code -left}/{@code
+   * -first} variants) of every master page: printed on every page, stored once.
+   */
+  List<Element> margins() {
+    return margins;
   }
 
   private void index(NodeList list, boolean withFamily) {

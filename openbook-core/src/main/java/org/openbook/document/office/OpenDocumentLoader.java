@@ -37,7 +37,8 @@ import org.xml.sax.SAXException;
  *       are LIST sections ({@code "1. "} numbered, {@code "• "} bulleted, by the list style);
  *       tables are Markdown tables whose {@code table:table-header-rows} (at least the first row)
  *       the chunker repeats; footnotes and comments follow the paragraph that holds them
- *       ({@code [注1] …}, {@code [批注 author] …}).</li>
+ *       ({@code [注1] …}, {@code [批注 author] …}); page headers and footers (master pages in
+ *       styles.xml) are indexed once, under {@code [页眉页脚]}.</li>
  *   <li>{@code .odp} ({@link OdfBodyReader}): one page per slide (1-based), the title frame as
  *       heading, speaker notes under {@code [title, }{@value SlidesLoader#NOTES}{@code ]}.</li>
  *   <li>{@code .ods} ({@link OdfSheetReader}): one part per visible sheet, cells as displayed,

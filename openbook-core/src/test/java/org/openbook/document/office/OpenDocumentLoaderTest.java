@@ -57,6 +57,11 @@ class OpenDocumentLoaderTest {
     Chunk note = chunkContaining(doc, "节假日另行通知");
     assertThat(note.headingPath()).containsExactly("门店管理", "开店流程");
     assertThat(doc.text()).contains("营业时间以当地规定为准[注1]。").contains("[注1] 节假日另行通知。");
+    // the page header and footer: once, under their own path
+    Chunk margins = chunkContaining(doc, "澜岳智联 内部资料");
+    assertThat(margins.headingPath()).containsExactly(WordLoader.HEADER_FOOTER);
+    assertThat(margins.raw()).isEqualTo("澜岳智联 内部资料\n员工手册 2025 版");
+    assertThat(doc.text().split("内部资料", -1)).hasSize(2);
   }
 
   @Test

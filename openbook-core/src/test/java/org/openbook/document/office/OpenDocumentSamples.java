@@ -68,6 +68,10 @@ public final class OpenDocumentSamples {
       text(el(note, "text:note-citation"), "1");
       text(el(el(note, "text:note-body"), "text:p"), "节假日另行通知。");
       text(p, "。");
+      // a page header and footer, printed on every page, stored once per master page
+      Element page = el(odf.masterStyles, "style:master-page", "style:name", "Standard");
+      text(el(el(page, "style:header"), "text:p"), "澜岳智联 内部资料");
+      text(el(el(page, "style:footer"), "text:p"), "员工手册 2025 版");
     }
     Files.write(out, odf.zip("text"));
   }
@@ -278,6 +282,9 @@ public final class OpenDocumentSamples {
     final org.w3c.dom.Document dom;
     final Element styles;
     final Element body;
+    /** styles.xml: its {@code office:master-styles}, where page headers and footers live. */
+    final org.w3c.dom.Document stylesDom;
+    final Element masterStyles;
 
     Odf(String kind) throws Exception {
       DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
@@ -291,13 +298,25 @@ public final class OpenDocumentSamples {
       dom.appendChild(root);
       styles = el(root, "office:automatic-styles");
       body = el(el(root, "office:body"), "office:" + kind);
+      stylesDom = f.newDocumentBuilder().newDocument();
+      Element sroot = stylesDom.createElementNS(OdfXml.OFFICE, "office:document-styles");
+      for (var ns : NS.entrySet()) {
+        sroot.setAttributeNS("http://www.w3.org/2000/xmlns/", "xmlns:" + ns.getKey(),
+            ns.getValue());
+      }
+      stylesDom.appendChild(sroot);
+      masterStyles = el(sroot, "office:master-styles");
     }
 
-    byte[] zip(String kind) throws Exception {
+    private static byte[] serialize(org.w3c.dom.Document d) throws Exception {
       ByteArrayOutputStream xml = new ByteArrayOutputStream();
       var t = TransformerFactory.newInstance().newTransformer();
       t.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
-      t.transform(new DOMSource(dom), new StreamResult(xml));
+      t.transform(new DOMSource(d), new StreamResult(xml));
+      return xml.toByteArray();
+    }
+
+    byte[] zip(String kind) throws Exception {
       String mime = "application/vnd.oasis.opendocument." + kind;
       String manifest = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           + "<manifest:manifest xmlns:manifest=\"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0\""
@@ -309,7 +328,9 @@ public final class OpenDocumentSamples {
       try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
         stored(zip, "mimetype", mime.getBytes(StandardCharsets.US_ASCII));
         zip.putNextEntry(new ZipEntry("content.xml"));
-        zip.write(xml.toByteArray());
+        zip.write(serialize(dom));
+        zip.putNextEntry(new ZipEntry("styles.xml"));
+        zip.write(serialize(stylesDom));
         zip.putNextEntry(new ZipEntry("META-INF/manifest.xml"));
         zip.write(manifest.getBytes(StandardCharsets.UTF_8));
       }
