@@ -127,6 +127,9 @@ public final class JsonOutput {
     root.set("formats", MAPPER.valueToTree(r.formats()));
     root.put("ocrPages", r.ocrPages());
     root.put("ocrSeconds", r.ocrSeconds());
+    // what the text output reports as errors (exit code 3), one message per file
+    ArrayNode errors = root.putArray("errors");
+    r.failed().forEach(f -> errors.add(f.message()));
     return write(root);
   }
 
@@ -210,9 +213,13 @@ public final class JsonOutput {
    * The object of {@link #ingest(IngestReport, long)} restricted to {@code sources} (an upload's
    * own files): {@code added}, {@code updated}, {@code removed} counts and one {@code files} entry
    * per source ({@code source}, {@code chunks}, {@code status}: added|updated|unchanged|skipped,
-   * {@code reason} when skipped).
+   * {@code dept} the department it is indexed under when not skipped, {@code reason} and
+   * {@code detail} when skipped).
+   *
+   * @param depts source → department of each uploaded file (from the upload's check)
    */
-  public static ObjectNode uploadResult(IngestReport r, List<String> sources, long totalChunks) {
+  public static ObjectNode uploadResult(IngestReport r, List<String> sources, long totalChunks,
+      java.util.Map<String, String> depts) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("added", r.added());
     root.put("updated", r.updated());
@@ -232,9 +239,13 @@ public final class JsonOutput {
         f.put("chunks", 0);
         f.put("status", "skipped");
         f.put("reason", skipped.get().reason());
+        f.put("detail", skipped.get().detail());
       } else {
         f.putNull("chunks");
         f.put("status", "unchanged");
+      }
+      if (skipped.isEmpty() && depts.containsKey(source)) {
+        f.put("dept", depts.get(source));
       }
     }
     return root;
@@ -254,6 +265,17 @@ public final class JsonOutput {
     } else {
       n.put(field, v);
     }
+  }
+
+  /**
+   * The JSON a command prints on stdout when it stops on an error while {@code --json} is given:
+   * {@code {"error": {"message": ..., "exitCode": n}}}, so that a script reading stdout sees the
+   * error, not an empty output.
+   */
+  public static String error(String message, int exitCode) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.putObject("error").put("message", message).put("exitCode", exitCode);
+    return write(root);
   }
 
   /** Writes {@code node} as compact JSON. */

@@ -102,6 +102,10 @@ final class BadInputCorpus {
           true, true);
       javax.imageio.ImageIO.write(org.openbook.document.office.OfficeSamples.textImage(
           "SCAN", 200, 80), "png", root.resolve("office/scan.png").toFile());
+      org.openbook.document.office.OpenDocumentSamples.truncatedOdt(
+          root.resolve("office/truncated.odt"), 0.6);
+      org.openbook.document.office.OpenDocumentSamples.corruptRtf(
+          root.resolve("office/corrupt.rtf"));
     } catch (IOException e) {
       throw e;
     } catch (Exception e) {

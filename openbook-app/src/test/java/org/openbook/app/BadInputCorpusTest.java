@@ -62,32 +62,37 @@ class BadInputCorpusTest {
         .containsEntry("utf16.txt", "indexed 1")
         .containsEntry("long-line.txt", "indexed 250")
         .containsEntry("nested.md", "indexed 59")
-        .containsEntry("empty.md", "empty | empty.md: no text outside front matter")
-        .containsEntry("big.txt", "too large | big.txt: 6291480 bytes exceeds the limit of "
+        .containsEntry("empty.md", "empty | no text outside front matter")
+        .containsEntry("big.txt", "too large | 6291480 bytes exceeds the limit of "
             + BadInputCorpus.MAX_FILE_BYTES + " bytes")
-        .containsEntry("many.md", "too many chunks | many.md: too many chunks (400 > 300)")
-        .containsEntry("encrypted.pdf", "corrupt | encrypted.pdf: encrypted PDF needs a password"
+        .containsEntry("many.md", "too many chunks | 400 chunks, the limit is 300"
+            + " (ingest.maxChunksPerDocument)")
+        .containsEntry("encrypted.pdf", "corrupt | encrypted PDF needs a password"
             + " (Cannot decrypt PDF, the password is incorrect)")
         .containsEntry("truncated.pdf",
-            "corrupt | truncated.pdf: cannot parse PDF (Page tree root must be a dictionary)")
-        .containsEntry("image-only.pdf", "needs OCR | image-only.pdf: no page has usable text"
+            "corrupt | cannot parse PDF (Page tree root must be a dictionary)")
+        .containsEntry("image-only.pdf", "needs OCR | no page has usable text"
             + " (page 1: no extractable text (needs OCR)); OCR is off (ingest.ocr: off)")
         .containsEntry("loop/self", "symbolic link loop | " + corpus.resolve("loop/self"))
         .containsEntry("photo.png",
-            "corrupt | photo.png: not a readable image (unknown or damaged format)")
-        .containsEntry("office/locked.xlsx", "encrypted | office/locked.xlsx: password-protected"
+            "corrupt | not a readable image (unknown or damaged format)")
+        .containsEntry("office/locked.xlsx", "encrypted | password-protected"
             + " Office file (encrypted), cannot be read")
-        .containsEntry("office/pictures.pptx", "empty | office/pictures.pptx: none of its 2"
+        .containsEntry("office/pictures.pptx", "empty | none of its 2"
             + " slide(s) holds text (pictures only?)")
-        .containsEntry("office/scan.png", "image (OCR off) | office/scan.png: image not read,"
+        .containsEntry("office/scan.png", "image (OCR off) | image not read,"
             + " OCR is off (ingest.ocr: off)")
         .containsEntry("office/stores.xlsx", "indexed 2");
-    assertThat(got.get("office/truncated.docx")).startsWith("corrupt | office/truncated.docx: ");
-    assertThat(got.get("office/bomb.xlsx")).startsWith("too large | office/bomb.xlsx: ")
+    assertThat(got.get("office/truncated.docx")).startsWith("corrupt | ").doesNotContain("truncated.docx");
+    assertThat(got.get("office/bomb.xlsx")).startsWith("too large | ")
         .contains("zip bomb");
     assertThat(got.get("office/full.xls")).matches(
-        "too many chunks \\| office/full.xls: too many chunks \\(\\d+ > 300\\)");
-    assertThat(got.get("office/corrupt.tif")).startsWith("corrupt | office/corrupt.tif: ");
+        "too many chunks \\| \\d+ chunks, the limit is 300 \\(ingest.maxChunksPerDocument\\)");
+    assertThat(got.get("office/corrupt.tif")).startsWith("corrupt | ");
+    assertThat(got.get("office/truncated.odt"))
+        .startsWith("corrupt | cannot parse OpenDocument file");
+    assertThat(got).containsEntry("office/corrupt.rtf",
+        "corrupt | not an RTF file (does not start with {\\rtf)");
     assertThat(r.indexed().stream().filter(f -> f.source().equals("office/stores.xlsx"))
         .findFirst().orElseThrow().warnings()).hasSize(2);
     // every file exactly once; the two binary files and invalid-utf8.txt are checked below
@@ -96,10 +101,11 @@ class BadInputCorpusTest {
         "truncated.pdf", "image-only.pdf", "loop/self", "photo.png", "binary.md", "binary.txt",
         "invalid-utf8.txt", "office/truncated.docx", "office/bomb.xlsx", "office/locked.xlsx",
         "office/pictures.pptx", "office/full.xls", "office/corrupt.tif", "office/stores.xlsx",
-        "office/scan.png");
-    assertThat(r.filesSeen()).isEqualTo(25);
+        "office/scan.png", "office/truncated.odt", "office/corrupt.rtf");
+    assertThat(r.filesSeen()).isEqualTo(27);
     assertThat(r.failed()).extracting(IngestReport.SkippedFile::source)
-        .doesNotContain("office/scan.png").contains("office/locked.xlsx");
+        .doesNotContain("office/scan.png")
+        .contains("office/locked.xlsx", "office/truncated.odt", "office/corrupt.rtf");
   }
 
   @Test
@@ -119,8 +125,27 @@ class BadInputCorpusTest {
         .toString(), "--config", yaml.toString(), "--no-progress");
 
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("skipped: scan.png (image (OCR off): scan.png: image not"
+    assertThat(out.toString()).contains("skipped: scan.png (image (OCR off): image not"
         + " read, OCR is off (ingest.ocr: off))", "formats: md 1, png 0 (+1 skipped)");
+  }
+
+  @Test
+  void should_exit_0_when_the_only_skipped_files_are_empty() throws IOException {
+    Path corpus = tmp.resolve("empties");
+    Files.createDirectories(corpus);
+    Files.writeString(corpus.resolve("good.md"), "# 年假\n\n年假每年十天。\n");
+    Files.write(corpus.resolve("empty.md"), new byte[0]);
+    Files.writeString(corpus.resolve("blank.txt"), " \n\n\t\n");
+    StringWriter out = new StringWriter();
+    CommandLine cl = new CommandLine(new OpenBookCommand());
+    cl.setOut(new PrintWriter(out));
+
+    int code = cl.execute("ingest", corpus.toString(), "--index", tmp.resolve("empties-index")
+        .toString(), "--no-progress");
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("skipped: empty.md (empty: ",
+        "skipped: blank.txt (empty: ", "1 added", "2 skipped");
   }
 
   @Test
@@ -141,8 +166,8 @@ class BadInputCorpusTest {
 
     Map<String, String> got = outcomes(ingest(corpus));
 
-    assertThat(got.get("binary.md")).startsWith("binary content | binary.md: ");
-    assertThat(got.get("binary.txt")).startsWith("binary content | binary.txt: ");
+    assertThat(got.get("binary.md")).startsWith("binary content | ");
+    assertThat(got.get("binary.txt")).startsWith("binary content | ");
   }
 
   @Test
@@ -163,8 +188,9 @@ class BadInputCorpusTest {
 
     assertThat(code).isEqualTo(OpenBookCommand.EXIT_SKIPPED);
     assertThat(out.toString()).contains(
-        "skipped: empty.md (empty: empty.md: no text outside front matter)",
-        "skipped: many.md (too many chunks: many.md: too many chunks (3 > 2))",
+        "skipped: empty.md (empty: no text outside front matter)",
+        "skipped: many.md (too many chunks: 3 chunks, the limit is 2"
+            + " (ingest.maxChunksPerDocument))",
         "files: 3 seen, 1 added, 0 updated, 0 unchanged, 2 skipped, 0 removed");
   }
 }

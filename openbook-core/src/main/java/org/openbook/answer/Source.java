@@ -24,7 +24,7 @@ public record Source(
 
   /**
    * Where the passage is, for display: {@code file › heading}, {@code file p.3} (PDF page),
-   * {@code file slide 3} (PowerPoint), {@code file › 商用设备!A41:G46} (spreadsheet range), with
+   * {@code file slide 3} (PowerPoint, OpenDocument presentation), {@code file › 商用设备!A41:G46} (spreadsheet range), with
    * {@code (OCR)} after the page when its text was recognised by OCR.
    */
   public String location() {
@@ -32,7 +32,8 @@ public record Source(
     var meta = hit == null ? java.util.Map.<String, String>of() : hit.chunk().meta();
     String format = meta.getOrDefault("format", "");
     if (page > 0) {
-      sb.append(format.equals("pptx") || format.equals("ppt") ? " slide " : " p.").append(page);
+      boolean slides = format.equals("pptx") || format.equals("ppt") || format.equals("odp");
+      sb.append(slides ? " slide " : " p.").append(page);
       if ("true".equals(meta.get(org.openbook.chunk.StructuredChunker.OCR))) {
         sb.append(" (OCR)");
       }

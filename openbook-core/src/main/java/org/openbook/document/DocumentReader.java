@@ -88,6 +88,18 @@ public final class DocumentReader {
    *                       message always names {@code source}
    */
   public LoadResult read(Path file, String source) throws LoadException {
+    return readChecked(file, source);
+  }
+
+  /**
+   * The department {@code access.folders} gives {@code source} (deepest matching folder), or null
+   * when no folder rule covers it — then only its own metadata can restrict it.
+   */
+  public String folderDepartment(String source) {
+    return access.departmentOf(source);
+  }
+
+  private LoadResult readChecked(Path file, String source) throws LoadException {
     DocumentLoader loader = loaders.forPath(file).orElseThrow(() -> new LoadException(
         LoadException.Reason.UNSUPPORTED_TYPE,
         source + ": unsupported file type (supported: " + loaders.supportedExtensions() + ")"));

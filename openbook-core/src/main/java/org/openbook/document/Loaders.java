@@ -38,13 +38,16 @@ public final class Loaders {
   /**
    * Markdown, plain text, PDF (OCR of pages without a text layer when {@code settings} allow),
    * HTML, Word ({@code .docx .doc}), spreadsheets ({@code .xlsx .xls .csv}), PowerPoint
-   * ({@code .pptx .ppt}) and images ({@code .png .jpg .jpeg .tif .tiff}, read by OCR).
+   * ({@code .pptx .ppt}), OpenDocument ({@code .odt .ods .odp}), RTF ({@code .rtf}) and images
+   * ({@code .png .jpg .jpeg .tif .tiff}, read by OCR).
    */
   public static Loaders defaults(LoaderSettings settings) {
     return new Loaders(new MarkdownLoader(), new TextLoader(), new PdfLoader(settings.ocr()),
         new HtmlLoader(), new org.openbook.document.office.WordLoader(),
         new org.openbook.document.office.SpreadsheetLoader(settings.includeHiddenSheets()),
         new org.openbook.document.office.SlidesLoader(),
+        new org.openbook.document.office.OpenDocumentLoader(settings.includeHiddenSheets()),
+        new org.openbook.document.office.RtfLoader(),
         new org.openbook.document.ocr.ImageLoader(settings.ocr()));
   }
 

@@ -203,7 +203,7 @@ public final class Indexer {
           run.replace(source, o.chunks());
         } catch (IllegalArgumentException e) {
           skipped.add(new IngestReport.SkippedFile(source, LoadException.Reason.CORRUPT.label(),
-              source + ": " + e.getMessage()));
+              e.getMessage()));
           continue;
         }
         written += o.chunks().size();
@@ -238,19 +238,19 @@ public final class Indexer {
         return Outcome.skipped(source, LoadException.Reason.EMPTY.label(), "no indexable text");
       }
       if (chunks.size() > options.maxChunksPerDocument()) {
-        return Outcome.skipped(source, TOO_MANY_CHUNKS, source + ": too many chunks ("
-            + chunks.size() + " > " + options.maxChunksPerDocument() + ")");
+        return Outcome.skipped(source, TOO_MANY_CHUNKS, chunks.size() + " chunks, the limit is "
+            + options.maxChunksPerDocument() + " (ingest.maxChunksPerDocument)");
       }
       return new Outcome(false, null, embed(withHash(chunks, hash)), loaded.warnings(),
           loaded.ocrPages(), loaded.ocrMillis());
     } catch (LoadException e) {
       return Outcome.skipped(source, e.reason().label(), e.getMessage());
     } catch (InputTooLongException e) {
-      return Outcome.skipped(source, TOO_LONG_FOR_MODEL, source + ": " + e.getMessage());
+      return Outcome.skipped(source, TOO_LONG_FOR_MODEL, e.getMessage());
     } catch (RuntimeException e) {
       // a chunker or model bug on odd input costs one file, not the run
       return Outcome.skipped(source, LoadException.Reason.CORRUPT.label(),
-          source + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+          e.getClass().getSimpleName() + ": " + e.getMessage());
     }
   }
 

@@ -59,11 +59,14 @@ public record IngestReport(
 
   /**
    * Files that should have been read and were not: every skipped file except images skipped
-   * because OCR is off or not installed (an image beside the documents is normal).
+   * because OCR is off or not installed (an image beside the documents is normal) and files
+   * without text ({@code empty}: nothing in them was lost). These set the CLI's exit code 3.
    */
   public List<SkippedFile> failed() {
     String image = org.openbook.document.LoadException.Reason.IMAGE_NO_OCR.label();
-    return skipped.stream().filter(s -> !s.reason().equals(image)).toList();
+    String empty = org.openbook.document.LoadException.Reason.EMPTY.label();
+    return skipped.stream().filter(s -> !s.reason().equals(image) && !s.reason().equals(empty))
+        .toList();
   }
 
   /**
@@ -88,8 +91,27 @@ public record IngestReport(
     m.merge(outcome, 1, Integer::sum);
   }
 
-  /** A file that was not indexed, with a short reason label and the detail. */
-  public record SkippedFile(String source, String reason, String detail) {}
+  /**
+   * A file that was not indexed.
+   *
+   * @param source its path relative to the root
+   * @param reason short label, e.g. {@code corrupt} ({@link org.openbook.document.LoadException.Reason#label()})
+   * @param detail why, without the source: a leading {@code "<source>: "} (loaders name the file
+   *               in their messages so that those read alone) is removed here, so that
+   *               {@link #message()} names the file once
+   */
+  public record SkippedFile(String source, String reason, String detail) {
+    public SkippedFile {
+      String prefix = source + ": ";
+      detail = detail == null ? "" : detail.startsWith(prefix)
+          ? detail.substring(prefix.length()) : detail;
+    }
+
+    /** The one-line message shown to users: {@code x.pdf (corrupt: cannot parse PDF (…))}. */
+    public String message() {
+      return source + " (" + reason + (detail.isEmpty() ? "" : ": " + detail) + ")";
+    }
+  }
 
   /** Files indexed for the first time in this run. */
   public int added() {

@@ -14,7 +14,8 @@ class LoadersTest {
   void should_list_supported_extensions_sorted() {
     assertThat(loaders.supportedExtensions())
         .containsExactly("csv", "doc", "docx", "htm", "html", "jpeg", "jpg", "markdown", "md",
-            "pdf", "png", "ppt", "pptx", "tif", "tiff", "txt", "xls", "xlsx");
+            "odp", "ods", "odt", "pdf", "png", "ppt", "pptx", "rtf", "tif", "tiff", "txt", "xls",
+            "xlsx");
   }
 
   @Test

@@ -79,6 +79,31 @@ class IndexerTest {
   }
 
   @Test
+  void should_name_the_source_once_in_a_skip_message_whoever_built_the_detail() {
+    // loaders name the file in their messages; the report carries the source beside the detail
+    var fromLoader = new IngestReport.SkippedFile("docs/x.pdf", "corrupt",
+        "docs/x.pdf: cannot parse PDF (EOF)");
+    var plain = new IngestReport.SkippedFile("a.md", "empty", "no text outside front matter");
+    var other = new IngestReport.SkippedFile("b.md", "corrupt", "x.pdf: not this file's name");
+
+    assertThat(fromLoader.detail()).isEqualTo("cannot parse PDF (EOF)");
+    assertThat(fromLoader.message()).isEqualTo("docs/x.pdf (corrupt: cannot parse PDF (EOF))");
+    assertThat(plain.message()).isEqualTo("a.md (empty: no text outside front matter)");
+    assertThat(other.detail()).isEqualTo("x.pdf: not this file's name");
+  }
+
+  @Test
+  void should_not_count_empty_files_or_images_without_ocr_as_failures() {
+    IngestReport r = new IngestReport(List.of(), List.of(), List.of(), List.of(
+        new IngestReport.SkippedFile("empty.md", "empty", "no text"),
+        new IngestReport.SkippedFile("scan.png", "image (OCR off)", "OCR is off"),
+        new IngestReport.SkippedFile("bad.pdf", "corrupt", "cannot parse PDF")), 0, 0);
+
+    assertThat(r.failed()).extracting(IngestReport.SkippedFile::source)
+        .containsExactly("bad.pdf");
+  }
+
+  @Test
   void should_skip_and_report_a_document_over_the_chunk_limit_without_truncating()
       throws IOException {
     write("long.md", "## 一\n出差需提前申请。\n## 二\n报销需附发票。\n## 三\n加班需主管审批。\n");
@@ -87,7 +112,9 @@ class IndexerTest {
     IngestReport r = ingest(new IngestOptions(2, 100, null));
 
     assertThat(r.skipped()).containsExactly(new IngestReport.SkippedFile("long.md",
-        Indexer.TOO_MANY_CHUNKS, "long.md: too many chunks (3 > 2)"));
+        Indexer.TOO_MANY_CHUNKS, "3 chunks, the limit is 2 (ingest.maxChunksPerDocument)"));
+    assertThat(r.skipped().get(0).message()).isEqualTo(
+        "long.md (too many chunks: 3 chunks, the limit is 2 (ingest.maxChunksPerDocument))");
     assertThat(r.indexed()).extracting(IngestReport.IndexedFile::source)
         .containsExactly("short.md");
     assertThat(index.committed).containsOnlyKeys("short.md");

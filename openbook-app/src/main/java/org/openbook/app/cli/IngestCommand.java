@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 /** {@code openbook ingest <dir> --index PATH [--reset]}. */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
     description = "Index every supported file under a folder (.md .markdown .txt .pdf .html .htm"
-        + " .docx .doc .xlsx .xls .csv .pptx .ppt; .png .jpg .tif by OCR).")
+        + " .docx .doc .xlsx .xls .csv .pptx .ppt .odt .ods .odp .rtf; .png .jpg .tif by OCR).")
 public final class IngestCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "DIR", description = "Folder of documents.")
@@ -66,7 +66,7 @@ public final class IngestCommand implements Callable<Integer> {
       }
     }
     for (IngestReport.SkippedFile s : r.skipped()) {
-      out.println("skipped: " + s.source() + " (" + s.reason() + ": " + s.detail() + ")");
+      out.println("skipped: " + s.message());
     }
     double seconds = r.millis() / 1000.0;
     out.printf("files: %d seen, %d added, %d updated, %d unchanged, %d skipped, %d removed%n",

@@ -40,20 +40,34 @@ public final class OpenBookCommand implements Runnable {
   }
 
   /**
-   * The configured command line: execution errors print {@code error: <one line>} (with the
-   * stack trace when {@code OPENBOOK_DEBUG} is set) and exit {@value #EXIT_ERROR}. Tests may set
-   * its out/err writers before {@code execute}.
+   * The configured command line: execution errors print {@code error: <one line>} on stderr
+   * (with the stack trace when {@code OPENBOOK_DEBUG} is set), with {@code --json} also
+   * {@code {"error": {...}}} on stdout ({@link org.openbook.app.JsonOutput#error}), and exit
+   * {@value #EXIT_ERROR}. Tests may set its out/err writers before {@code execute}.
    */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new OpenBookCommand());
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("error: " + describe(e));
+      if (jsonRequested(parsed)) {
+        cmd.getOut().println(org.openbook.app.JsonOutput.error(describe(e), EXIT_ERROR));
+        cmd.getOut().flush();
+      }
       if (System.getenv("OPENBOOK_DEBUG") != null) {
         e.printStackTrace(cmd.getErr());
       }
       return EXIT_ERROR;
     });
     return cl;
+  }
+
+  /** Whether the innermost command of {@code parsed} was given {@code --json}. */
+  private static boolean jsonRequested(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult p = parsed;
+    while (p.hasSubcommand()) {
+      p = p.subcommand();
+    }
+    return p.hasMatchedOption("--json");
   }
 
   /** A one-line message for the user: what went wrong and with which path. */

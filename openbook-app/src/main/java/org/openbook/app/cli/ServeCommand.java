@@ -73,6 +73,7 @@ public final class ServeCommand implements Callable<Integer> {
       server.start(host, port);
       spec.commandLine().getOut().printf("openbook serving %s on http://%s:%d/ (docs: %s)%n",
           index, host, server.port(), server.docsDir());
+      server.writesDisabled().ifPresent(w -> spec.commandLine().getErr().println("warning: " + w));
       if (cfg.server().tokens().isEmpty()) {
         spec.commandLine().getErr().println("warning: no server.tokens in the config: every /v1"
             + " request will be refused with 401 (see README, 'HTTP API and web page')");

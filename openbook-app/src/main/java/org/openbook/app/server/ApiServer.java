@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -29,6 +30,7 @@ import org.openbook.app.JsonOutput;
 import org.openbook.chunk.Chunk;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.Turn;
+import org.openbook.document.Document;
 import org.openbook.embed.InputTooLongException;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.Settings;
@@ -136,12 +138,15 @@ public final class ApiServer implements AutoCloseable {
     if (!r.rolledBack().isEmpty()) {
       LOG.warn("start-up: rolled back the interrupted upload of {}", r.rolledBack());
     }
+    corpus.writesDisabled().ifPresent(w -> LOG.warn("start-up: {}", w));
     this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
     this.metrics.chunks(corpus.count());
     this.app = Javalin.create(c -> {
       c.showJavalinBanner = false;
       // SSE must reach the client event by event; compression would buffer it.
       c.http.disableCompression();
+      // a known path with another method is 405 with an Allow header, not 404
+      c.http.prefer405over404 = true;
       c.http.maxRequestSize = Math.max(s.maxBodyBytes(), maxUploadBytes);
       c.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
       c.jetty.multipartConfig.maxFileSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
@@ -173,6 +178,14 @@ public final class ApiServer implements AutoCloseable {
   /** The docs folder uploads go to. */
   public Path docsDir() {
     return corpus.docsDir();
+  }
+
+  /**
+   * Why uploads are refused (409 at once, before a job is queued), or empty when they are
+   * accepted: the docs folder does not hold the documents the index was built from.
+   */
+  public Optional<String> writesDisabled() throws IOException {
+    return corpus.writesDisabled();
   }
 
   /** Stops listening and waits for a running upload job; the engine stays open. */
@@ -219,9 +232,16 @@ public final class ApiServer implements AutoCloseable {
     });
     app.exception(CorpusException.class, (e, ctx) -> error(ctx, map(e)));
     app.exception(InputTooLongException.class, (e, ctx) -> error(ctx, tooLong()));
-    app.exception(HttpResponseException.class, (e, ctx) -> error(ctx,
-        new ApiException(e.getStatus(), e.getStatus() == 413 ? "body" : null,
-            e.getStatus() == 413 ? "request body too large" : plainStatus(e.getStatus()))));
+    app.exception(HttpResponseException.class, (e, ctx) -> {
+      String allow = e.getDetails().get("availableMethods");
+      if (e.getStatus() == 405 && allow != null) {
+        ctx.header("Allow", allow);
+      }
+      error(ctx, new ApiException(e.getStatus(), e.getStatus() == 413 ? "body" : null,
+          e.getStatus() == 413 ? "request body too large"
+              : e.getStatus() == 405 && allow != null ? "method not allowed; allowed: " + allow
+              : plainStatus(e.getStatus())));
+    });
     app.exception(Exception.class, (e, ctx) -> error(ctx, internal(ctx, e)));
   }
 
@@ -672,18 +692,28 @@ public final class ApiServer implements AutoCloseable {
       }
     }
     Corpus.Staged staged = corpus.stage(folder, files);
+    Map<String, String> depts;
     try {
-      corpus.check(who, staged);
+      depts = corpus.check(who, staged);
     } catch (IOException | RuntimeException e) {
       corpus.discard(staged);
       throw e;
+    }
+    // a folder without an access.folders rule gives no department: say so before it is public
+    List<String> warnings = new ArrayList<>();
+    if (folder != null && !folder.isBlank() && depts.entrySet().stream().anyMatch(
+        d -> d.getValue().equals(Document.PUBLIC) && !corpus.folderRuleCovers(d.getKey()))) {
+      String f = folder.strip().replaceAll("^/+|/+$", "");
+      warnings.add("folder '" + f + "' has no access.folders rule: its files without a dept of"
+          + " their own are indexed as public (readable by everyone); add access.folders: {"
+          + f + "/: [<department>]} to the configuration to restrict them");
     }
     UploadJobs.Job job = jobs.submit(who.name(), staged.files().size(), j -> {
       try {
         IngestReport report = corpus.commit(who, staged, j);
         long total = corpus.count();
         metrics.chunks(total);
-        return JsonOutput.uploadResult(report, staged.sources(), total);
+        return JsonOutput.uploadResult(report, staged.sources(), total, depts);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -694,9 +724,14 @@ public final class ApiServer implements AutoCloseable {
       LOG.error("upload job {} of {} failed", j.id, who.name(), e);
       return new ApiException(500, null, "internal error; quote job id " + j.id);
     });
+    ObjectNode reply = JSON.createObjectNode().put("jobId", job.id)
+        .put("status", job.status.name());
+    ArrayNode replyFiles = reply.putArray("files");
+    depts.forEach((source, dept) -> replyFiles.addObject().put("source", source).put("dept", dept));
+    ArrayNode replyWarnings = reply.putArray("warnings");
+    warnings.forEach(replyWarnings::add);
     ctx.status(202).header("Location", "/v1/jobs/" + job.id).contentType("application/json")
-        .result(JSON.createObjectNode().put("jobId", job.id).put("status", job.status.name())
-            .toString());
+        .result(reply.toString());
   }
 
   private void job(Context ctx) {

@@ -40,6 +40,47 @@ class CliErrorsTest {
   }
 
   @Test
+  void should_put_the_error_on_stdout_as_json_too_when_json_is_asked() throws Exception {
+    Path none = tmp.resolve("no-index-here");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = OpenBookCommand.commandLine();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+
+    int exit = cl.execute("search", "q", "--index", none.toString(), "--json");
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString()).startsWith("error: ").contains(none.toString());
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertThat(json.at("/error/message").asText()).contains(none.toString())
+        .isEqualTo(err.toString().strip().substring("error: ".length()));
+    assertThat(json.at("/error/exitCode").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void should_list_the_failed_files_as_errors_in_the_ingest_json() throws Exception {
+    Path docs = Files.createDirectories(tmp.resolve("docs"));
+    Files.writeString(docs.resolve("a.md"), "# A\n\n年假申请需提前三天提交。\n");
+    Files.write(docs.resolve("bad.pdf"), "%PDF-1.4 truncated".getBytes());
+    Files.write(docs.resolve("empty.md"), new byte[0]);
+    StringWriter out = new StringWriter();
+    CommandLine cl = OpenBookCommand.commandLine();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(new StringWriter(), true));
+
+    int exit = cl.execute("ingest", docs.toString(), "--index", tmp.resolve("ix").toString(),
+        "--json");
+
+    assertThat(exit).isEqualTo(OpenBookCommand.EXIT_SKIPPED);
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    // the corrupt PDF is an error; the empty file is reported as skipped but is no error
+    assertThat(json.get("errors")).hasSize(1);
+    assertThat(json.get("errors").get(0).asText()).startsWith("bad.pdf (corrupt: ");
+    assertThat(json.get("skipped")).hasSize(2);
+  }
+
+  @Test
   void should_name_the_missing_index_path() {
     Path none = tmp.resolve("no-index-here");
     Run r = run("search", "q", "--index", none.toString());

@@ -142,6 +142,11 @@ final class TestServer implements AutoCloseable {
    * in {@code root}, or over {@link #CORPUS} when {@code corpus} is null.
    */
   TestServer(Path root, double gateThreshold, Path corpus) throws IOException {
+    this(root, gateThreshold, corpus, "");
+  }
+
+  /** As {@link #TestServer(Path, double, Path)} with {@code extraConfig} appended to the YAML. */
+  TestServer(Path root, double gateThreshold, Path corpus, String extraConfig) throws IOException {
     this.root = root;
     this.docs = root.resolve("docs");
     this.auditLog = root.resolve("audit.log");
@@ -161,7 +166,7 @@ final class TestServer implements AutoCloseable {
       }
     }
     Path cfg = root.resolve("openbook.yaml");
-    Files.writeString(cfg, CONFIG.formatted(gateThreshold, auditLog.toString()));
+    Files.writeString(cfg, CONFIG.formatted(gateThreshold, auditLog.toString()) + extraConfig);
     this.config = ConfigLoader.read(cfg);
     this.engine = OpenBook.builder().index(root.resolve("index")).config(config)
         .embedder(new HashEmbedder()).generator(new ExtractiveGenerator(RefusalPolicy.DEFAULT))
@@ -210,6 +215,12 @@ final class TestServer implements AutoCloseable {
   /** Uploads {@code files} (name → content) as multipart parts named {@code files}. */
   HttpResponse<String> upload(String token, String folder, Map<String, String> files)
       throws IOException, InterruptedException {
+    return uploadTo(server.port(), token, folder, files);
+  }
+
+  /** As {@link #upload} to the server listening on {@code port} of 127.0.0.1. */
+  HttpResponse<String> uploadTo(int port, String token, String folder, Map<String, String> files)
+      throws IOException, InterruptedException {
     String boundary = "----openbook-test-boundary";
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     if (folder != null) {
@@ -224,7 +235,8 @@ final class TestServer implements AutoCloseable {
       body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
     }
     body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri("/v1/documents"))
+    HttpRequest.Builder b = HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + port + "/v1/documents"))
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
         .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
     if (token != null) {

@@ -96,6 +96,42 @@ final class OfficeFiles {
         source + ": password-protected " + kind + " file (encrypted), cannot be read");
   }
 
+  /**
+   * Inflates every entry of a zip container through POI's guarded stream (the limits above) and
+   * returns the wanted ones, so that a zip bomb or a truncated archive is refused before any XML
+   * is parsed.
+   *
+   * @param wanted entry names to return, e.g. {@code content.xml}
+   * @return the wanted entries that exist, by name
+   * @throws LoadException CORRUPT when the bytes are not a whole zip, TOO_LARGE when an entry
+   *     exceeds {@value #MAX_ENTRY_BYTES} bytes or inflates more than 1/{@value #MIN_INFLATE_RATIO}
+   *     times
+   */
+  static java.util.Map<String, byte[]> readZip(byte[] bytes, String source, String kind,
+      java.util.Set<String> wanted) throws LoadException {
+    if (FileMagic.valueOf(bytes) != FileMagic.OOXML) { // OOXML = the zip signature PK\3\4
+      throw new LoadException(LoadException.Reason.CORRUPT,
+          source + ": not a zip container, as " + kind + " files are");
+    }
+    java.util.Map<String, byte[]> out = new java.util.HashMap<>();
+    try (var zip = new org.apache.poi.openxml4j.util.ZipInputStreamZipEntrySource(
+        new org.apache.poi.openxml4j.util.ZipArchiveThresholdInputStream(
+            new org.apache.commons.compress.archivers.zip.ZipArchiveInputStream(
+                new java.io.ByteArrayInputStream(bytes))))) {
+      for (var it = zip.getEntries(); it.hasMoreElements(); ) {
+        var entry = it.nextElement();
+        if (wanted.contains(entry.getName())) {
+          try (var in = zip.getInputStream(entry)) {
+            out.put(entry.getName(), in.readAllBytes());
+          }
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      throw failure(source, kind, e);
+    }
+    return out;
+  }
+
   /** The lower-case extension of {@code file}, e.g. {@code docx}. */
   static String extension(Path file) {
     String name = file.getFileName().toString();

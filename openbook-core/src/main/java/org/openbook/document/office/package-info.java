@@ -1,8 +1,12 @@
 /**
- * Loaders for office documents, all through Apache POI: Word ({@code .docx} via XWPF,
+ * Loaders for office documents. Microsoft formats through Apache POI: Word ({@code .docx} via XWPF,
  * {@code .doc} via HWPF), spreadsheets ({@code .xlsx}/{@code .xls} via the common
  * {@code ss.usermodel}, {@code .csv} via Commons CSV) and PowerPoint ({@code .pptx}/{@code .ppt}
- * via the common {@code sl.usermodel}).
+ * via the common {@code sl.usermodel}); OpenDocument ({@code .odt .ods .odp}) as the zip of XML
+ * parts it is, through POI's guarded zip reader and hardened DOM parser (see
+ * {@link org.openbook.document.office.OpenDocumentLoader} for why not odfdom or Tika); RTF
+ * through Apache Tika's RTF parser (code pages, lists), whose XHTML output is assembled the same
+ * way.
  *
  * <p>POI directly rather than Apache Tika: Tika's XHTML keeps headings and tables, but not what
  * citations need — Excel row numbers and column letters ({@code sheet!A12:G30}), hidden sheet/

@@ -151,7 +151,10 @@ public final class Corpus {
     this.engine = engine;
     this.docsDir = docsDir.toAbsolutePath().normalize();
     this.staging = this.docsDir.resolve(STAGING);
-    this.reader = new DocumentReader(Loaders.defaults(), maxFileBytes);
+    // the engine's loader options and folder rules, so the pre-check sees the department the
+    // ingest will give
+    this.reader = new DocumentReader(Loaders.defaults(engine.settings().ingest().loaders()),
+        maxFileBytes, engine.settings().access());
   }
 
   /** The corpus folder. */
@@ -210,18 +213,45 @@ public final class Corpus {
   }
 
   /**
-   * Checks, before any change, that every staged file loads and that {@code writer} may read both
-   * the department it declares and the department of the document it would replace.
+   * Checks, before any change, that uploads can be committed at all (the docs folder holds the
+   * indexed documents), that every staged file loads and that {@code writer} may read both the
+   * department it declares and the department of the document it would replace.
    * {@link #commit} checks again under the write lock.
    *
+   * @return staged source → the department it will be indexed under (its metadata, else its
+   *     folder's {@code access.folders} rule, else {@value org.openbook.document.Document#PUBLIC}),
+   *     in staging order
+   * @throws CorpusConflictException when writes are disabled (see {@link #writesDisabled()})
    * @throws AccessDeniedException naming {@code files[i]}
    * @throws InvalidUploadException ({@code UNREADABLE}) naming {@code files[i]}
    */
-  public void check(Principal writer, Staged staged) throws IOException {
+  public Map<String, String> check(Principal writer, Staged staged) throws IOException {
+    requireDocsFolderHoldsIndex();
     Map<String, DocumentEntry> indexed = catalogue();
+    Map<String, String> depts = new java.util.LinkedHashMap<>();
     for (StagedFile f : staged.files()) {
-      checkDepartment(writer, f, indexed.get(f.source()));
+      depts.put(f.source(), checkDepartment(writer, f, indexed.get(f.source())));
     }
+    return depts;
+  }
+
+  /**
+   * Why uploads cannot be committed, or empty when they can: every indexed source
+   * must be a file under the docs folder, else an ingest of it would remove the others (the
+   * server was started with another {@code --docs} than the folder the index was built from).
+   */
+  public Optional<String> writesDisabled() throws IOException {
+    try {
+      requireDocsFolderHoldsIndex();
+      return Optional.empty();
+    } catch (CorpusConflictException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  /** Whether an {@code access.folders} rule gives {@code source} its department. */
+  public boolean folderRuleCovers(String source) {
+    return reader.folderDepartment(source) != null;
   }
 
   /** Deletes the staged copies (after a refused or failed commit, or instead of one). */
@@ -274,7 +304,8 @@ public final class Corpus {
             .findFirst().orElseThrow();
         if (firstSkip == null) {
           firstSkip = new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE,
-              f.field(), "'" + s.source() + "' was not indexed: " + s.reason());
+              f.field(), "'" + s.source() + "' was not indexed: " + s.reason()
+              + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")"));
         }
         if (journal.entries().stream().anyMatch(
             j -> j.source().equals(s.source()) && j.backup() == null)) {
@@ -441,7 +472,8 @@ public final class Corpus {
 
   // ------------------------------------------------------------------ commit steps
 
-  private void checkDepartment(Principal writer, StagedFile f, DocumentEntry existing) {
+  /** Checks one staged file (see {@link #check}) and returns the department it declares. */
+  private String checkDepartment(Principal writer, StagedFile f, DocumentEntry existing) {
     if (existing != null && !writer.departments().contains(existing.dept())) {
       // replacing it would hand another department's document to this writer (or the public)
       throw new AccessDeniedException(f.field(), "'" + f.source() + "' is a document of a "
@@ -459,6 +491,7 @@ public final class Corpus {
       throw new AccessDeniedException(f.field(), "'" + f.source() + "' declares dept '" + dept
           + "', which principal '" + writer.name() + "' may not read");
     }
+    return dept;
   }
 
   /** Writes the journal, then backs up replaced files and moves the staged ones in. */
