@@ -2,7 +2,7 @@ package org.openbook.index;
 
 /**
  * What an index was built with. Opening an index with a different embedding model, dimension,
- * metric or analyzer is refused: mixing them silently degrades quality.
+ * metric, analyzer or vector encoding is refused: mixing them silently degrades quality.
  *
  * @param embeddingModel model id, e.g. {@code bge-small-zh-v1.5}
  * @param dimension      vector length
@@ -11,6 +11,8 @@ package org.openbook.index;
  * @param chunker        {@link org.openbook.chunk.ChunkerSettings#id()}
  * @param documents      number of documents in the index
  * @param chunks         number of chunks in the index
+ * @param vectorEncoding {@link VectorEncoding#id()} of the stored vectors; null (a manifest
+ *                       written before this component existed) reads as {@code float32}
  */
 public record IndexManifest(
     String embeddingModel,
@@ -19,9 +21,31 @@ public record IndexManifest(
     String analyzer,
     String chunker,
     long documents,
-    long chunks) {
+    long chunks,
+    String vectorEncoding) {
 
   public static final String COSINE = "cosine";
+
+  public IndexManifest {
+    vectorEncoding = VectorEncoding.parse(vectorEncoding, "vectorEncoding").id();
+  }
+
+  /** A manifest with float32 vectors. */
+  public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
+      String chunker, long documents, long chunks) {
+    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, null);
+  }
+
+  /** This manifest with {@code encoding}. */
+  public IndexManifest withVectorEncoding(VectorEncoding encoding) {
+    return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
+        chunks, encoding.id());
+  }
+
+  /** {@link #vectorEncoding()} as the enum. */
+  public VectorEncoding encoding() {
+    return VectorEncoding.parse(vectorEncoding, "vectorEncoding");
+  }
 
   /**
    * Checks that an index built as {@code this} can be used with {@code wanted}'s model, metric
@@ -35,6 +59,7 @@ public record IndexManifest(
     compare(diff, "dimension", String.valueOf(dimension), String.valueOf(wanted.dimension));
     compare(diff, "metric", metric, wanted.metric);
     compare(diff, "analyzer", analyzer, wanted.analyzer);
+    compare(diff, "vector encoding", vectorEncoding, wanted.vectorEncoding);
     if (diff.length() > 0) {
       throw new IndexMismatchException(
           "index was built with different settings:" + diff

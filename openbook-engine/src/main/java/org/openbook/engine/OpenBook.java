@@ -126,7 +126,8 @@ public final class OpenBook implements Closeable {
     this.chunker = new StructuredChunker(settings.chunking(), embedder::countTokens,
         embedder.maxInputTokens());
     IndexManifest expected = new IndexManifest(embedder.modelId(), embedder.dimension(),
-        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
+        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0,
+        settings.store().vectorEncoding().id());
     this.store = StoreFactory.open(settings.store(), index, expected, analysis, b.mode);
     EmbeddingCache c = null;
     try {
