@@ -2,7 +2,9 @@ package org.openbook.index;
 
 /**
  * What an index was built with. Opening an index with a different embedding model, dimension,
- * metric, analyzer or vector encoding is refused: mixing them silently degrades quality.
+ * What an index was built with. Opening an index with a different embedding model, dimension,
+ * metric, analyzer, set of further dense fields (models) or vector encoding is refused: mixing
+ * them silently degrades quality.
  *
  * @param embeddingModel model id, e.g. {@code bge-small-zh-v1.5}
  * @param dimension      vector length
@@ -11,8 +13,12 @@ package org.openbook.index;
  * @param chunker        {@link org.openbook.chunk.ChunkerSettings#id()}
  * @param documents      number of documents in the index
  * @param chunks         number of chunks in the index
- * @param vectorEncoding {@link VectorEncoding#id()} of the stored vectors; null (a manifest
- *                       written before this component existed) reads as {@code float32}
+ * @param denseFields    vector fields besides the primary one ({@code embeddingModel}), e.g. the
+ *                       English route; empty when there is one model. Null (a manifest written
+ *                       before this component existed) reads as empty.
+ * @param vectorEncoding {@link VectorEncoding#id()} of the stored vectors (every vector field);
+ *                       null (a manifest written before this component existed) reads as
+ *                       {@code float32}
  */
 public record IndexManifest(
     String embeddingModel,
@@ -22,24 +28,51 @@ public record IndexManifest(
     String chunker,
     long documents,
     long chunks,
+    java.util.List<DenseField> denseFields,
     String vectorEncoding) {
 
   public static final String COSINE = "cosine";
 
   public IndexManifest {
+    denseFields = denseFields == null ? java.util.List.of() : java.util.List.copyOf(denseFields);
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (DenseField f : denseFields) {
+      if (!names.add(f.name())) {
+        throw new IllegalArgumentException("dense field '" + f.name() + "' given twice");
+      }
+    }
     vectorEncoding = VectorEncoding.parse(vectorEncoding, "vectorEncoding").id();
+  }
+
+  /** A manifest with the primary vector field only, float32 vectors. */
+  public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
+      String chunker, long documents, long chunks) {
+    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks,
+        java.util.List.of(), null);
   }
 
   /** A manifest with float32 vectors. */
   public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
-      String chunker, long documents, long chunks) {
-    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, null);
+      String chunker, long documents, long chunks, java.util.List<DenseField> denseFields) {
+    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, denseFields,
+        null);
   }
 
-  /** This manifest with {@code encoding}. */
+  /** This manifest with other counts. */
+  public IndexManifest withCounts(long documents, long chunks) {
+    return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
+        chunks, denseFields, vectorEncoding);
+  }
+
+  /** The secondary field called {@code name}, if any. */
+  public java.util.Optional<DenseField> denseField(String name) {
+    return denseFields.stream().filter(f -> f.name().equals(name)).findFirst();
+  }
+
+  /** This manifest with {@code encoding} (of every vector field). */
   public IndexManifest withVectorEncoding(VectorEncoding encoding) {
     return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
-        chunks, encoding.id());
+        chunks, denseFields, encoding.id());
   }
 
   /** {@link #vectorEncoding()} as the enum. */
@@ -59,6 +92,7 @@ public record IndexManifest(
     compare(diff, "dimension", String.valueOf(dimension), String.valueOf(wanted.dimension));
     compare(diff, "metric", metric, wanted.metric);
     compare(diff, "analyzer", analyzer, wanted.analyzer);
+    compare(diff, "other dense fields", describe(denseFields), describe(wanted.denseFields));
     compare(diff, "vector encoding", vectorEncoding, wanted.vectorEncoding);
     if (diff.length() > 0) {
       throw new IndexMismatchException(
@@ -84,6 +118,11 @@ public record IndexManifest(
       throw new IllegalArgumentException("manifest analyzer '" + analyzer
           + "' differs from the analysis given, '" + analysis.id() + "'");
     }
+  }
+
+  private static String describe(java.util.List<DenseField> fields) {
+    return fields.isEmpty() ? "none"
+        : String.join(", ", fields.stream().map(DenseField::describe).toList());
   }
 
   private static void compare(StringBuilder diff, String what, String have, String want) {

@@ -15,7 +15,7 @@ import java.util.function.Function;
 import org.openbook.chunk.Chunk;
 import org.openbook.document.CorpusFile;
 import org.openbook.document.LoadException;
-import org.openbook.embed.Embedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.InputTooLongException;
 import org.openbook.index.EmbeddedChunk;
 
@@ -57,7 +57,7 @@ final class EmbeddingPipeline implements AutoCloseable {
 
   private static final Object END = new Object();
 
-  private final Embedder embedder;
+  private final DenseRoutes routes;
   private final int batchSize;
   private final int maxChunksInFlight;
   private final Semaphore inFlight;
@@ -73,13 +73,13 @@ final class EmbeddingPipeline implements AutoCloseable {
    * @param files             in the order {@link #next()} returns them
    * @param load              per-file hash/load/chunk; must not throw for a bad file (it returns
    *                          a skip outcome), only for a bug
-   * @param embedder          the model (with its cache, if any)
+   * @param routes            the models that embed each text (with their cache, if any)
    * @param batchSize         texts per {@code embedAll} call, ≥ 1
    * @param maxChunksInFlight bound on chunks held between loading and {@link #next()}, ≥ 1
    */
-  EmbeddingPipeline(List<CorpusFile> files, Function<CorpusFile, Loaded> load, Embedder embedder,
+  EmbeddingPipeline(List<CorpusFile> files, Function<CorpusFile, Loaded> load, DenseRoutes routes,
       int batchSize, int maxChunksInFlight) {
-    this.embedder = embedder;
+    this.routes = routes;
     this.batchSize = batchSize;
     this.maxChunksInFlight = maxChunksInFlight;
     this.inFlight = new Semaphore(maxChunksInFlight);
@@ -115,13 +115,13 @@ final class EmbeddingPipeline implements AutoCloseable {
   /** A loaded document whose chunks are being embedded. */
   private static final class Open {
     final Loaded loaded;
-    final float[][] vectors;
+    final DenseRoutes.RoutedVectors[] vectors;
     int embedded;
     Indexer.Outcome failure;
 
     Open(Loaded loaded) {
       this.loaded = loaded;
-      this.vectors = new float[loaded.chunks().size()][];
+      this.vectors = new DenseRoutes.RoutedVectors[loaded.chunks().size()];
     }
 
     boolean complete() {
@@ -187,7 +187,8 @@ final class EmbeddingPipeline implements AutoCloseable {
     }
     List<EmbeddedChunk> out = new ArrayList<>(chunks.size());
     for (int i = 0; i < chunks.size(); i++) {
-      out.add(new EmbeddedChunk(chunks.get(i), doc.vectors[i]));
+      DenseRoutes.RoutedVectors v = doc.vectors[i];
+      out.add(new EmbeddedChunk(chunks.get(i), v.primary(), v.fields()));
     }
     return doc.loaded.outcome().withChunks(out);
   }
@@ -199,14 +200,14 @@ final class EmbeddingPipeline implements AutoCloseable {
       return;
     }
     try {
-      store(batch, embedder.embedAll(batch.stream().map(this::text).toList()));
+      store(batch, routes.embedAll(batch.stream().map(this::text).toList()));
     } catch (RuntimeException e) {
       // Find the document(s) at fault: embed each document's share of the batch on its own.
       List<Open> docs = batch.stream().map(Slot::doc).distinct().toList();
       for (Open doc : docs) {
         List<Slot> mine = batch.stream().filter(s -> s.doc() == doc).toList();
         try {
-          store(mine, embedder.embedAll(mine.stream().map(this::text).toList()));
+          store(mine, routes.embedAll(mine.stream().map(this::text).toList()));
         } catch (RuntimeException perDoc) {
           doc.failure = failure(doc.loaded.file().source(), perDoc);
         }
@@ -220,7 +221,7 @@ final class EmbeddingPipeline implements AutoCloseable {
     return s.doc().loaded.chunks().get(s.index()).embedText();
   }
 
-  private static void store(List<Slot> slots, List<float[]> vectors) {
+  private static void store(List<Slot> slots, List<DenseRoutes.RoutedVectors> vectors) {
     for (int j = 0; j < slots.size(); j++) {
       Slot s = slots.get(j);
       s.doc().vectors[s.index()] = vectors.get(j);

@@ -16,7 +16,7 @@ import org.openbook.document.DocumentReader;
 import org.openbook.document.LoadException;
 import org.openbook.document.LoadResult;
 import org.openbook.document.SkippedPath;
-import org.openbook.embed.CachingEmbedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.index.ChunkStore.ChunkWriter;
 import org.openbook.index.ChunkStore.DocumentCatalog;
@@ -70,7 +70,7 @@ public final class Indexer {
 
   private final DocumentReader reader;
   private final Chunker chunker;
-  private final Embedder embedder;
+  private final DenseRoutes routes;
   private final IngestOptions options;
 
   /** An indexer with {@link IngestOptions#DEFAULTS}. */
@@ -80,15 +80,24 @@ public final class Indexer {
 
   /**
    * @param options limits, commit interval and embedding cache (the embedder is wrapped in a
-   *                {@link CachingEmbedder} when a cache is given)
+   *                {@link org.openbook.embed.CachingEmbedder} when a cache is given)
    */
   public Indexer(DocumentReader reader, Chunker chunker, Embedder embedder,
+      IngestOptions options) {
+    this(reader, chunker, DenseRoutes.single(embedder), options);
+  }
+
+  /**
+   * @param routes  which models embed each chunk, by its language (one vector per model)
+   * @param options limits, commit interval and embedding cache (every model answers from it
+   *                first when a cache is given)
+   */
+  public Indexer(DocumentReader reader, Chunker chunker, DenseRoutes routes,
       IngestOptions options) {
     this.reader = reader;
     this.chunker = chunker;
     this.options = options;
-    this.embedder = options.cache() == null ? embedder
-        : new CachingEmbedder(embedder, options.cache());
+    this.routes = options.cache() == null ? routes : routes.cached(options.cache());
   }
 
   /**
@@ -191,7 +200,7 @@ public final class Indexer {
       List<IngestReport.SkippedFile> skipped, List<String> removed) throws IOException {
     int written = 0;
     try (EmbeddingPipeline pipeline = new EmbeddingPipeline(files,
-        f -> process(f, known.get(f.source())), embedder, EMBED_BATCH, MAX_CHUNKS_IN_FLIGHT)) {
+        f -> process(f, known.get(f.source())), routes, EMBED_BATCH, MAX_CHUNKS_IN_FLIGHT)) {
       for (EmbeddingPipeline.Done d = pipeline.next(); d != null; d = pipeline.next()) {
         String source = d.file().source();
         Outcome o = d.outcome();

@@ -67,7 +67,7 @@ final class IndexFolder {
   }
 
   /**
-   * The codec writing the vector field with {@code encoding}: Lucene's default HNSW format for
+   * The codec writing every vector field with {@code encoding}: Lucene's default HNSW format for
    * float32, else its scalar-quantized HNSW format (same graph parameters, M = 16, beam width
    * 100). Only the writer needs it: each segment records its format by name, so any reader opens
    * any encoding.
@@ -85,7 +85,7 @@ final class IndexFolder {
     return new Lucene912Codec() {
       @Override
       public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-        return ChunkFields.VECTOR.equals(field) ? quantized : super.getKnnVectorsFormatForField(field);
+        return quantized; // every vector field: the primary and the language routes
       }
     };
   }
@@ -115,7 +115,6 @@ final class IndexFolder {
   }
 
   static IndexManifest withCounts(IndexManifest m, long documents, long chunks) {
-    return new IndexManifest(m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(),
-        m.chunker(), documents, chunks, m.vectorEncoding());
+    return m.withCounts(documents, chunks);
   }
 }

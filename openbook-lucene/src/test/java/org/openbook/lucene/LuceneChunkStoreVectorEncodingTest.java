@@ -99,7 +99,7 @@ class LuceneChunkStoreVectorEncodingTest {
 
   @Test
   void should_read_a_manifest_without_an_encoding_as_float32() {
-    IndexManifest old = new IndexManifest("m", 4, "cosine", "a", "c", 0, 0, null);
+    IndexManifest old = new IndexManifest("m", 4, "cosine", "a", "c", 0, 0, null, null);
 
     assertThat(old.vectorEncoding()).isEqualTo("float32");
     assertThat(old.encoding()).isEqualTo(VectorEncoding.FLOAT32);
