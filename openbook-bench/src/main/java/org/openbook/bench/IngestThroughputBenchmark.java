@@ -16,7 +16,9 @@ import org.openbook.document.CorpusWalker;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.LoadException;
 import org.openbook.document.Loaders;
+import org.openbook.embed.BgeSmallEnEmbedder;
 import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
@@ -37,8 +39,10 @@ import picocli.CommandLine.Parameters;
  *       loaders, limits and chunker settings from the configuration) to get the chunk texts
  *       ({@code embedText}, what the model reads).</li>
  *   <li>Warm-up: {@code --warmup} batches through the model (JIT, ONNX session).</li>
- *   <li><b>raw</b>: every chunk text through {@link Embedder#embedAll} in batches of {@code
- *       --batch}, nothing else.</li>
+ *   <li><b>raw</b>: every chunk text through the models' {@code embedAll} ({@link
+ *       DenseRoutes#embedAll}: bge-small-zh-v1.5, and with {@code --models zh+en} also
+ *       bge-small-en-v1.5-q as the product does) in batches of {@code --batch}, nothing
+ *       else.</li>
  *   <li><b>ingest</b>: the full {@link OpenBook#ingest(Path)} of the folder into a fresh index
  *       (walk, hash, load, chunk, embed, BM25 + HNSW write, commits, embedding cache), same model
  *       instance.</li>
@@ -71,6 +75,12 @@ public final class IngestThroughputBenchmark implements Callable<Integer> {
   @Option(names = "--out", description = "Also write the result lines (Markdown) to this file.")
   Path out;
 
+  @Option(names = "--models", defaultValue = "zh",
+      description = "zh: bge-small-zh-v1.5 alone; zh+en: the product's default routes (every"
+          + " chunk also through bge-small-en-v1.5-q), for both the raw and the ingest phase"
+          + " (default: ${DEFAULT-VALUE}).")
+  String models;
+
   @Option(names = "--lc4j-reference",
       description = "Also time the raw model with LangChain4j's own ONNX threading, and check both"
           + " give the same vectors.")
@@ -88,12 +98,18 @@ public final class IngestThroughputBenchmark implements Callable<Integer> {
     OpenBookConfig cfg = config == null ? OpenBookConfig.defaults() : ConfigLoader.read(config);
     Settings settings = cfg.resolve(System.getenv());
     Embedder model = new BgeSmallZhEmbedder();
-    List<String> texts = chunkTexts(settings, model);
-    System.out.printf(Locale.ROOT, "%s: %d chunk texts; %d cores; batch %d; %s; load %s%n", docs,
-        texts.size(), Runtime.getRuntime().availableProcessors(), batch,
+    DenseRoutes routes = switch (models) {
+      case "zh" -> DenseRoutes.single(model);
+      case "zh+en" -> DenseRoutes.bilingual(model, new BgeSmallEnEmbedder());
+      default -> throw new CommandLine.ParameterException(new CommandLine(this),
+          "--models must be zh or zh+en, got '" + models + "'");
+    };
+    List<String> texts = chunkTexts(settings, routes);
+    System.out.printf(Locale.ROOT, "%s: %d chunk texts; models %s; %d cores; batch %d; %s; load %s%n",
+        docs, texts.size(), models, Runtime.getRuntime().availableProcessors(), batch,
         org.openbook.embed.OnnxThreads.defaults(), loadAverage());
     for (int i = 0; i < warmup; i++) {
-      model.embedAll(texts.subList(0, Math.min(texts.size(), batch)));
+      routes.embedAll(texts.subList(0, Math.min(texts.size(), batch)));
     }
     if (reference) {
       Embedder lc4j = BgeSmallZhEmbedder.withLangChain4jDefaults();
@@ -103,15 +119,15 @@ public final class IngestThroughputBenchmark implements Callable<Integer> {
       }
       System.out.printf(Locale.ROOT, "max |difference| of vector components, tuned vs LangChain4j"
           + " threading: %.2e%n", maxDifference(model.embedAll(first), lc4j.embedAll(first)));
-      Phase p = raw(lc4j, texts);
+      Phase p = raw(DenseRoutes.single(lc4j), texts);
       print(new Phase("raw, LC4j threads", p.texts(), p.seconds()));
     }
 
-    Phase raw1 = raw(model, texts);
+    Phase raw1 = raw(routes, texts);
     print(raw1);
-    Phase ingest = ingest(cfg, model);
+    Phase ingest = ingest(cfg, routes);
     print(ingest);
-    Phase raw2 = raw(model, texts);
+    Phase raw2 = raw(routes, texts);
     print(raw2);
 
     double rawRate = (raw1.rate() + raw2.rate()) / 2;
@@ -134,7 +150,7 @@ public final class IngestThroughputBenchmark implements Callable<Integer> {
   }
 
   /** The embedText of every chunk of every indexable file, as the ingest would chunk it. */
-  private List<String> chunkTexts(Settings settings, Embedder model) throws IOException {
+  private List<String> chunkTexts(Settings settings, DenseRoutes model) throws IOException {
     Settings.Ingest in = settings.ingest();
     DocumentReader reader = new DocumentReader(Loaders.defaults(in.loaders()), in.maxFileBytes(),
         settings.access());
@@ -156,7 +172,7 @@ public final class IngestThroughputBenchmark implements Callable<Integer> {
     return texts;
   }
 
-  private Phase raw(Embedder model, List<String> texts) {
+  private Phase raw(DenseRoutes model, List<String> texts) {
     long t0 = System.nanoTime();
     for (int i = 0; i < texts.size(); i += batch) {
       model.embedAll(texts.subList(i, Math.min(texts.size(), i + batch)));
@@ -164,11 +180,11 @@ public final class IngestThroughputBenchmark implements Callable<Integer> {
     return new Phase("raw model", texts.size(), (System.nanoTime() - t0) / 1e9);
   }
 
-  private Phase ingest(OpenBookConfig cfg, Embedder model) throws IOException {
+  private Phase ingest(OpenBookConfig cfg, DenseRoutes routes) throws IOException {
     Path dir = work != null ? work : Files.createTempDirectory("openbook-ingest-bench");
     Path index = dir.resolve("index");
     deleteTree(index);
-    try (OpenBook kb = OpenBook.builder().index(index).config(cfg).embedder(model)
+    try (OpenBook kb = OpenBook.builder().index(index).config(cfg).routes(routes)
         .mode(OpenBook.Mode.RESET).build()) {
       long t0 = System.nanoTime();
       IngestReport r = kb.ingest(docs);
