@@ -66,6 +66,9 @@ final class EmbeddingPipeline implements AutoCloseable {
   private final ExecutorService threads;
   /** {@code embedAll} batches sent so far, for tests and diagnostics. */
   private final AtomicInteger batches = new AtomicInteger();
+  /** Opens when the loader has queued its last file (or stopped). */
+  private final java.util.concurrent.CountDownLatch loaderDone =
+      new java.util.concurrent.CountDownLatch(1);
 
   /**
    * Starts the loader and embed threads.
@@ -109,6 +112,8 @@ final class EmbeddingPipeline implements AutoCloseable {
       Thread.currentThread().interrupt();
     } catch (RuntimeException | Error e) {
       loaded.add(e);
+    } finally {
+      loaderDone.countDown();
     }
   }
 
@@ -273,6 +278,11 @@ final class EmbeddingPipeline implements AutoCloseable {
   /** Number of {@code embedAll} batches sent so far (retries of a failed batch not counted). */
   int batches() {
     return batches.get();
+  }
+
+  /** Waits until the loader has queued every file (tests: makes batch composition deterministic). */
+  void awaitLoaded() throws InterruptedException {
+    loaderDone.await();
   }
 
   /** Stops the loader and embed threads (interrupting a wait; a running model call finishes). */

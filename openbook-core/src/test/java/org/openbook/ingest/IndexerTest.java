@@ -159,7 +159,7 @@ class IndexerTest {
   }
 
   /** An embedder whose first call waits until {@code release} opens (the loader has finished). */
-  private static final class GatedEmbedder implements org.openbook.embed.Embedder {
+  static final class GatedEmbedder implements org.openbook.embed.Embedder {
     final HashEmbedder inner = new HashEmbedder();
     final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
     final List<Integer> batchSizes = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -182,45 +182,6 @@ class IndexerTest {
       batchSizes.add(texts.size());
       return inner.embedAll(texts);
     }
-  }
-
-  @Test
-  @org.junit.jupiter.api.Timeout(60)
-  void should_embed_batches_that_span_files_not_one_call_per_file() throws IOException {
-    for (int i = 0; i < 40; i++) {
-      write(String.format("d%02d.md", i), "第" + i + "篇。\n");
-    }
-    GatedEmbedder model = new GatedEmbedder();
-    StructuredChunker chunker = new StructuredChunker(ChunkerSettings.DEFAULT);
-    // The first model call waits until every file is loaded, so later batches can fill up.
-    java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
-    org.openbook.chunk.Chunker counting = new org.openbook.chunk.Chunker() {
-      @Override
-      public List<org.openbook.chunk.Chunk> chunk(org.openbook.document.Document document) {
-        List<org.openbook.chunk.Chunk> out = chunker.chunk(document);
-        if (seen.incrementAndGet() == 40) {
-          model.release.countDown();
-        }
-        return out;
-      }
-
-      @Override
-      public ChunkerSettings settings() {
-        return chunker.settings();
-      }
-    };
-
-    IngestReport r = new Indexer(new DocumentReader(), counting, model, IngestOptions.DEFAULTS)
-        .ingest(root, index, index, IngestListener.NONE);
-
-    assertThat(r.chunks()).isEqualTo(40);
-    assertThat(r.indexed()).extracting(IngestReport.IndexedFile::source)
-        .containsExactly(java.util.stream.IntStream.range(0, 40)
-            .mapToObj(i -> String.format("d%02d.md", i)).toArray(String[]::new));
-    // 40 one-chunk files: one call per file before; now batches of up to 32 texts.
-    assertThat(model.batchSizes).hasSizeLessThanOrEqualTo(3).allMatch(n -> n <= 32);
-    assertThat(model.batchSizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(40);
-    assertThat(index.committed).hasSize(40);
   }
 
   @Test
