@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -67,8 +68,7 @@ final class EmbeddingPipeline implements AutoCloseable {
   /** {@code embedAll} batches sent so far, for tests and diagnostics. */
   private final AtomicInteger batches = new AtomicInteger();
   /** Opens when the loader has queued its last file (or stopped). */
-  private final java.util.concurrent.CountDownLatch loaderDone =
-      new java.util.concurrent.CountDownLatch(1);
+  private final CountDownLatch loaderDone = new CountDownLatch(1);
 
   /**
    * Starts the loader and embed threads.
