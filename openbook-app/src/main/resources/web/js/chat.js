@@ -97,7 +97,7 @@ export async function open(id) {
   let conv;
   let ratings = new Map();
   try {
-    const [c, fb] = await Promise.all([api.conversation(id), api.request('GET', 'v1/feedback').catch(() => null)]);
+    const [c, fb] = await Promise.all([api.conversation(id), api.request('GET', 'v1/feedback?limit=500&conversationId=' + encodeURIComponent(id)).catch(() => null)]);
     conv = c;
     for (const f of (fb && fb.feedback) || []) {
       if (f.conversationId === id) ratings.set(f.turn, f.rating);

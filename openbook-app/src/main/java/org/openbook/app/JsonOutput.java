@@ -117,9 +117,29 @@ public final class JsonOutput {
     return root;
   }
 
-  /** {@code ingest}: counts, per-file outcomes and timing. */
-  public static String ingest(IngestReport r, long totalChunks) {
-    ObjectNode root = MAPPER.valueToTree(r);
+  /**
+   * {@code ingest}: counts, the files that changed and timing. Its size grows with what the run
+   * changed, not with the folder: unchanged files are a count ({@code unchanged}), their names
+   * ({@code unchangedSources}, sorted) only when {@code listUnchanged}.
+   *
+   * <pre>{@code
+   * {indexed: [{source, chunks, updated, warnings, ocrPages, ocrMillis}],  // added + updated
+   *  unchanged: n, unchangedSources?: [source], removed: [source],
+   *  skipped: [{source, reason, detail}], chunks, millis, filesSeen, added, updated,
+   *  totalChunks, formats: {ext: {indexed, unchanged, skipped}}, ocrPages, ocrSeconds}
+   * }</pre>
+   */
+  public static String ingest(IngestReport r, long totalChunks, boolean listUnchanged) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.set("indexed", MAPPER.valueToTree(r.indexed()));
+    root.put("unchanged", r.unchanged().size());
+    if (listUnchanged) {
+      root.set("unchangedSources", MAPPER.valueToTree(r.unchanged().stream().sorted().toList()));
+    }
+    root.set("removed", MAPPER.valueToTree(r.removed()));
+    root.set("skipped", MAPPER.valueToTree(r.skipped()));
+    root.put("chunks", r.chunks());
+    root.put("millis", r.millis());
     root.put("filesSeen", r.filesSeen());
     root.put("added", r.added());
     root.put("updated", r.updated());
@@ -210,41 +230,53 @@ public final class JsonOutput {
   }
 
   /**
-   * The object of {@link #ingest(IngestReport, long)} restricted to {@code sources} (an upload's
-   * own files): {@code added}, {@code updated}, {@code removed} counts and one {@code files} entry
-   * per source ({@code source}, {@code chunks}, {@code status}: added|updated|unchanged|skipped,
+   * The result of an upload job, restricted to {@code sources} (the upload's own files): counts
+   * {@code added}, {@code updated}, {@code unchanged}, {@code skipped}, {@code removed}, and one
+   * {@code files} entry ({@code source}, {@code chunks}, {@code status}: added|updated|skipped,
    * {@code dept} the department it is indexed under when not skipped, {@code reason} and
-   * {@code detail} when skipped).
+   * {@code detail} when skipped) per uploaded file that changed or was skipped, in upload order;
+   * unchanged files get an entry ({@code status} unchanged, {@code chunks} null) only when
+   * {@code listUnchanged}, so the reply grows with what changed.
    *
    * @param depts source → department of each uploaded file (from the upload's check)
    */
   public static ObjectNode uploadResult(IngestReport r, List<String> sources, long totalChunks,
-      java.util.Map<String, String> depts) {
+      java.util.Map<String, String> depts, boolean listUnchanged) {
+    java.util.Map<String, IngestReport.IndexedFile> indexed = new java.util.HashMap<>();
+    r.indexed().forEach(f -> indexed.put(f.source(), f));
+    java.util.Map<String, IngestReport.SkippedFile> skipped = new java.util.HashMap<>();
+    r.skipped().forEach(f -> skipped.putIfAbsent(f.source(), f));
     ObjectNode root = MAPPER.createObjectNode();
     root.put("added", r.added());
     root.put("updated", r.updated());
+    root.put("unchanged", (int) sources.stream()
+        .filter(s -> !indexed.containsKey(s) && !skipped.containsKey(s)).count());
+    root.put("skipped", (int) sources.stream().filter(skipped::containsKey).count());
     root.put("removed", r.removed().size());
     root.put("totalChunks", totalChunks);
     root.put("millis", r.millis());
     ArrayNode files = root.putArray("files");
     for (String source : sources) {
+      IngestReport.IndexedFile in = indexed.get(source);
+      IngestReport.SkippedFile sk = skipped.get(source);
+      if (in == null && sk == null && !listUnchanged) {
+        continue;
+      }
       ObjectNode f = files.addObject();
       f.put("source", source);
-      var indexed = r.indexed().stream().filter(x -> x.source().equals(source)).findFirst();
-      var skipped = r.skipped().stream().filter(x -> x.source().equals(source)).findFirst();
-      if (indexed.isPresent()) {
-        f.put("chunks", indexed.get().chunks());
-        f.put("status", indexed.get().updated() ? "updated" : "added");
-      } else if (skipped.isPresent()) {
+      if (in != null) {
+        f.put("chunks", in.chunks());
+        f.put("status", in.updated() ? "updated" : "added");
+      } else if (sk != null) {
         f.put("chunks", 0);
         f.put("status", "skipped");
-        f.put("reason", skipped.get().reason());
-        f.put("detail", skipped.get().detail());
+        f.put("reason", sk.reason());
+        f.put("detail", sk.detail());
       } else {
         f.putNull("chunks");
         f.put("status", "unchanged");
       }
-      if (skipped.isEmpty() && depts.containsKey(source)) {
+      if (sk == null && depts.containsKey(source)) {
         f.put("dept", depts.get(source));
       }
     }

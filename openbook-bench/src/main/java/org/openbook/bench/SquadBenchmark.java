@@ -106,6 +106,10 @@ public final class SquadBenchmark implements Callable<Integer> {
       + "others the answerable one; writes <dataset>-holdout.txt with the calibration.")
   Integer holdout;
 
+  @Option(names = "--vector-encoding", defaultValue = "float32",
+      description = "HNSW vector storage of the index: float32, int8 or int4 (default: ${DEFAULT-VALUE}).")
+  String vectorEncoding;
+
   @Option(names = "--tag", defaultValue = "", description = "Suffix for the report file names.")
   String tag;
 
@@ -382,11 +386,15 @@ public final class SquadBenchmark implements Callable<Integer> {
 
   private LuceneChunkStore buildIndex(OpenBookAnalysis analysis, StructuredChunker chunker,
       DenseRoutes routes, List<List<EmbeddedChunk>> embedded, String suffix) throws IOException {
+    org.openbook.index.VectorEncoding encoding =
+        org.openbook.index.VectorEncoding.parse(vectorEncoding, "--vector-encoding");
     Path dir = work.resolve(dataset + "-" + Integer.toHexString(chunker.settings().id().hashCode())
-        + "-" + analysis.strategy() + "-" + routes.denseFields().size() + suffix);
+        + "-" + analysis.strategy() + "-" + routes.denseFields().size() + suffix
+        + (encoding == org.openbook.index.VectorEncoding.FLOAT32 ? "" : "-" + encoding.id()));
     Embedder model = routes.primary();
     IndexManifest manifest = new IndexManifest(model.modelId(), model.dimension(),
-        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields());
+        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields(),
+        encoding.id());
     LuceneChunkStore store = LuceneChunkStore.create(dir, manifest, analysis);
     for (List<EmbeddedChunk> doc : embedded) {
       if (!doc.isEmpty()) {
@@ -394,7 +402,28 @@ public final class SquadBenchmark implements Callable<Integer> {
       }
     }
     store.commit();
+    printIndexSize(dir, encoding);
     return store;
+  }
+
+  /** Bytes on disk of the index, and of its vector files by extension (.vec floats, .veq quantized, .vex graph). */
+  private static void printIndexSize(Path dir, org.openbook.index.VectorEncoding encoding)
+      throws IOException {
+    java.util.Map<String, Long> byExt = new java.util.TreeMap<>();
+    long total = 0;
+    try (var files = Files.list(dir)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        String name = f.getFileName().toString();
+        String ext = name.contains(".") ? name.substring(name.lastIndexOf('.')) : name;
+        long size = Files.size(f);
+        total += size;
+        if (ext.equals(".vec") || ext.equals(".veq") || ext.equals(".vex")) {
+          byExt.merge(ext, size, Long::sum);
+        }
+      }
+    }
+    System.out.printf(java.util.Locale.ROOT, "index %s (%s): %.2f MB on disk; vector files %s%n",
+        dir.getFileName(), encoding.id(), total / 1e6, byExt);
   }
 
   private Path sharedDir() {

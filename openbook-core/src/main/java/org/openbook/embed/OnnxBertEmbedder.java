@@ -34,11 +34,20 @@ abstract class OnnxBertEmbedder implements Embedder {
    */
   OnnxBertEmbedder(String modelId, int dimension, int maxTokens, EmbeddingModel model,
       String tokenizerResource) {
+    this(modelId, dimension, maxTokens, model, model.getClass(), tokenizerResource);
+  }
+
+  /**
+   * @param resourceAnchor    a class of the model's jar, beside which {@code tokenizerResource}
+   *     is looked up (for a model object built outside that jar, e.g. by {@link OnnxThreads})
+   */
+  OnnxBertEmbedder(String modelId, int dimension, int maxTokens, EmbeddingModel model,
+      Class<?> resourceAnchor, String tokenizerResource) {
     this.modelId = modelId;
     this.dimension = dimension;
     this.maxTokens = maxTokens;
     this.model = model;
-    try (InputStream in = model.getClass().getResourceAsStream(tokenizerResource)) {
+    try (InputStream in = resourceAnchor.getResourceAsStream(tokenizerResource)) {
       if (in == null) {
         throw new IllegalStateException("tokenizer " + tokenizerResource + " not on the class path");
       }

@@ -2,8 +2,9 @@ package org.openbook.index;
 
 /**
  * What an index was built with. Opening an index with a different embedding model, dimension,
- * metric, analyzer or set of further dense fields (models) is refused: mixing them silently
- * degrades quality.
+ * What an index was built with. Opening an index with a different embedding model, dimension,
+ * metric, analyzer, set of further dense fields (models) or vector encoding is refused: mixing
+ * them silently degrades quality.
  *
  * @param embeddingModel model id, e.g. {@code bge-small-zh-v1.5}
  * @param dimension      vector length
@@ -15,6 +16,9 @@ package org.openbook.index;
  * @param denseFields    vector fields besides the primary one ({@code embeddingModel}), e.g. the
  *                       English route; empty when there is one model. Null (a manifest written
  *                       before this component existed) reads as empty.
+ * @param vectorEncoding {@link VectorEncoding#id()} of the stored vectors (every vector field);
+ *                       null (a manifest written before this component existed) reads as
+ *                       {@code float32}
  */
 public record IndexManifest(
     String embeddingModel,
@@ -24,7 +28,8 @@ public record IndexManifest(
     String chunker,
     long documents,
     long chunks,
-    java.util.List<DenseField> denseFields) {
+    java.util.List<DenseField> denseFields,
+    String vectorEncoding) {
 
   public static final String COSINE = "cosine";
 
@@ -36,24 +41,43 @@ public record IndexManifest(
         throw new IllegalArgumentException("dense field '" + f.name() + "' given twice");
       }
     }
+    vectorEncoding = VectorEncoding.parse(vectorEncoding, "vectorEncoding").id();
   }
 
-  /** A manifest with the primary vector field only. */
+  /** A manifest with the primary vector field only, float32 vectors. */
   public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
       String chunker, long documents, long chunks) {
     this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks,
-        java.util.List.of());
+        java.util.List.of(), null);
+  }
+
+  /** A manifest with float32 vectors. */
+  public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
+      String chunker, long documents, long chunks, java.util.List<DenseField> denseFields) {
+    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, denseFields,
+        null);
   }
 
   /** This manifest with other counts. */
   public IndexManifest withCounts(long documents, long chunks) {
     return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
-        chunks, denseFields);
+        chunks, denseFields, vectorEncoding);
   }
 
   /** The secondary field called {@code name}, if any. */
   public java.util.Optional<DenseField> denseField(String name) {
     return denseFields.stream().filter(f -> f.name().equals(name)).findFirst();
+  }
+
+  /** This manifest with {@code encoding} (of every vector field). */
+  public IndexManifest withVectorEncoding(VectorEncoding encoding) {
+    return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
+        chunks, denseFields, encoding.id());
+  }
+
+  /** {@link #vectorEncoding()} as the enum. */
+  public VectorEncoding encoding() {
+    return VectorEncoding.parse(vectorEncoding, "vectorEncoding");
   }
 
   /**
@@ -69,6 +93,7 @@ public record IndexManifest(
     compare(diff, "metric", metric, wanted.metric);
     compare(diff, "analyzer", analyzer, wanted.analyzer);
     compare(diff, "other dense fields", describe(denseFields), describe(wanted.denseFields));
+    compare(diff, "vector encoding", vectorEncoding, wanted.vectorEncoding);
     if (diff.length() > 0) {
       throw new IndexMismatchException(
           "index was built with different settings:" + diff

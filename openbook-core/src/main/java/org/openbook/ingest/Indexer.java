@@ -18,7 +18,6 @@ import org.openbook.document.LoadResult;
 import org.openbook.document.SkippedPath;
 import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
-import org.openbook.embed.InputTooLongException;
 import org.openbook.index.ChunkStore.ChunkWriter;
 import org.openbook.index.ChunkStore.DocumentCatalog;
 import org.openbook.index.EmbeddedChunk;
@@ -28,6 +27,10 @@ import org.openbook.index.EmbeddedChunk;
  * {@link IngestOptions#commitEvery()} changed documents and once at the end.
  *
  * <ul>
+ *   <li>Throughput: loading and chunking run one thread ahead, the model embeds batches of
+ *       {@value #EMBED_BATCH} texts across file boundaries on another, and the calling thread
+ *       writes and commits documents in walk order ({@link EmbeddingPipeline}), so the run goes
+ *       at the model's own rate (docs/PERFORMANCE.md).</li>
  *   <li>Incremental: a file whose SHA-256 equals the {@code contentHash} the index holds for its
  *       source is neither parsed nor embedded; a changed file replaces all its old chunks (both
  *       routes, one atomic update); a source no longer under the root, or no longer indexable,
@@ -51,8 +54,19 @@ public final class Indexer {
   /** Skip reason of a chunk longer than the embedding model reads. */
   public static final String TOO_LONG_FOR_MODEL = "too long for the model";
 
-  /** Texts per embedding call. */
+  /**
+   * Texts per embedding call, across files: the batch the model is measured with (docs/
+   * PERFORMANCE.md); LangChain4j spreads a batch over the cores, so it must be well above their
+   * number.
+   */
   static final int EMBED_BATCH = 32;
+
+  /**
+   * Chunks loaded ahead of the index writes at most (plus one document): four batches keep the
+   * model fed while the loader reads the next files, and bound memory to about 4 × 32 chunk
+   * texts and vectors (a few MB) however large the folder.
+   */
+  static final int MAX_CHUNKS_IN_FLIGHT = 4 * EMBED_BATCH;
 
   private final DocumentReader reader;
   private final Chunker chunker;
@@ -176,92 +190,108 @@ public final class Indexer {
         (System.nanoTime() - t0) / 1_000_000);
   }
 
-  /** Indexes {@code files} in order, adding each outcome to the lists; returns chunks written. */
+  /**
+   * Indexes {@code files} in order through an {@link EmbeddingPipeline} (loading and embedding
+   * run ahead on their own threads, batches span files), adding each outcome to the lists;
+   * returns chunks written. Index writes and commits stay on the calling thread, in file order.
+   */
   private int indexEach(List<CorpusFile> files, Map<String, String> known, Run run,
       List<IngestReport.IndexedFile> indexed, List<String> unchanged,
       List<IngestReport.SkippedFile> skipped, List<String> removed) throws IOException {
     int written = 0;
-    for (CorpusFile file : files) {
-      String source = file.source();
-      run.listener.fileStarted(source);
-      try {
-        Outcome o = process(file, known.get(source));
-        if (o.unchanged()) {
-          unchanged.add(source);
-          continue;
-        }
-        if (o.skip() != null) {
-          skipped.add(o.skip());
-          if (known.containsKey(source)) {
-            // the folder no longer has an indexable version: its old chunks must go too
-            run.delete(source);
-            removed.add(source);
-          }
-          continue;
-        }
+    try (EmbeddingPipeline pipeline = new EmbeddingPipeline(files,
+        f -> process(f, known.get(f.source())), routes, EMBED_BATCH, MAX_CHUNKS_IN_FLIGHT)) {
+      for (EmbeddingPipeline.Done d = pipeline.next(); d != null; d = pipeline.next()) {
+        String source = d.file().source();
+        Outcome o = d.outcome();
+        run.listener.fileStarted(source);
         try {
-          run.replace(source, o.chunks());
-        } catch (IllegalArgumentException e) {
-          skipped.add(new IngestReport.SkippedFile(source, LoadException.Reason.CORRUPT.label(),
-              e.getMessage()));
-          continue;
+          if (o.unchanged()) {
+            unchanged.add(source);
+            continue;
+          }
+          if (o.skip() != null) {
+            skipped.add(o.skip());
+            if (known.containsKey(source)) {
+              // the folder no longer has an indexable version: its old chunks must go too
+              run.delete(source);
+              removed.add(source);
+            }
+            continue;
+          }
+          try {
+            run.replace(source, o.chunks());
+          } catch (IllegalArgumentException e) {
+            skipped.add(new IngestReport.SkippedFile(source, LoadException.Reason.CORRUPT.label(),
+                e.getMessage()));
+            continue;
+          }
+          written += o.chunks().size();
+          indexed.add(new IngestReport.IndexedFile(source, o.chunks().size(),
+              known.containsKey(source), o.warnings(), o.ocrPages(), o.ocrMillis()));
+        } finally {
+          run.listener.fileDone(source);
         }
-        written += o.chunks().size();
-        indexed.add(new IngestReport.IndexedFile(source, o.chunks().size(),
-            known.containsKey(source), o.warnings(), o.ocrPages(), o.ocrMillis()));
-      } finally {
-        run.listener.fileDone(source);
       }
     }
     return written;
   }
 
   /**
-   * Decides one file: unchanged, skipped with a reason, or its embedded chunks. Every per-file
-   * problem becomes a skip; nothing here touches the index.
+   * Decides one file before embedding: unchanged, skipped with a reason, or its chunks (with the
+   * content hash in their meta) to embed. Every per-file problem becomes a skip; nothing here
+   * touches the index or the model. Runs on the pipeline's loader thread.
    */
-  private Outcome process(CorpusFile file, String knownHash) {
+  private EmbeddingPipeline.Loaded process(CorpusFile file, String knownHash) {
     String source = file.source();
     try {
       if (!reader.supports(file.path())) {
         // decided by name alone: an unsupported (maybe huge) file is never read
-        return Outcome.skipped(source, LoadException.Reason.UNSUPPORTED_TYPE.label(),
+        return skip(file, LoadException.Reason.UNSUPPORTED_TYPE.label(),
             "supported: " + reader.supportedExtensions());
       }
       String hash = reader.contentHash(file.path(), source);
       if (hash.equals(knownHash)) {
-        return Outcome.UNCHANGED;
+        return new EmbeddingPipeline.Loaded(file, Outcome.UNCHANGED, List.of());
       }
       LoadResult loaded = reader.read(file.path(), source);
       List<Chunk> chunks = chunker.chunk(loaded.document());
       if (chunks.isEmpty()) {
-        return Outcome.skipped(source, LoadException.Reason.EMPTY.label(), "no indexable text");
+        return skip(file, LoadException.Reason.EMPTY.label(), "no indexable text");
       }
       if (chunks.size() > options.maxChunksPerDocument()) {
-        return Outcome.skipped(source, TOO_MANY_CHUNKS, chunks.size() + " chunks, the limit is "
+        return skip(file, TOO_MANY_CHUNKS, chunks.size() + " chunks, the limit is "
             + options.maxChunksPerDocument() + " (ingest.maxChunksPerDocument)");
       }
-      return new Outcome(false, null, embed(withHash(chunks, hash)), loaded.warnings(),
-          loaded.ocrPages(), loaded.ocrMillis());
+      return new EmbeddingPipeline.Loaded(file, new Outcome(false, null, List.of(),
+          loaded.warnings(), loaded.ocrPages(), loaded.ocrMillis()), withHash(chunks, hash));
     } catch (LoadException e) {
-      return Outcome.skipped(source, e.reason().label(), e.getMessage());
-    } catch (InputTooLongException e) {
-      return Outcome.skipped(source, TOO_LONG_FOR_MODEL, e.getMessage());
+      return skip(file, e.reason().label(), e.getMessage());
     } catch (RuntimeException e) {
-      // a chunker or model bug on odd input costs one file, not the run
-      return Outcome.skipped(source, LoadException.Reason.CORRUPT.label(),
+      // a loader or chunker bug on odd input costs one file, not the run
+      return skip(file, LoadException.Reason.CORRUPT.label(),
           e.getClass().getSimpleName() + ": " + e.getMessage());
     }
   }
 
-  /** The result of {@link #process}: exactly one of unchanged, skip, chunks. */
-  private record Outcome(boolean unchanged, IngestReport.SkippedFile skip,
+  private static EmbeddingPipeline.Loaded skip(CorpusFile file, String reason, String detail) {
+    return new EmbeddingPipeline.Loaded(file, Outcome.skipped(file.source(), reason, detail),
+        List.of());
+  }
+
+  /** The result for one file: exactly one of unchanged, skip, chunks. */
+  record Outcome(boolean unchanged, IngestReport.SkippedFile skip,
       List<EmbeddedChunk> chunks, List<String> warnings, int ocrPages, long ocrMillis) {
     static final Outcome UNCHANGED = new Outcome(true, null, List.of(), List.of(), 0, 0);
 
     static Outcome skipped(String source, String reason, String detail) {
       return new Outcome(false, new IngestReport.SkippedFile(source, reason, detail), List.of(),
           List.of(), 0, 0);
+    }
+
+    /** This outcome with its embedded chunks. */
+    Outcome withChunks(List<EmbeddedChunk> embedded) {
+      return new Outcome(false, null, embedded, warnings, ocrPages, ocrMillis);
     }
   }
 
@@ -319,17 +349,4 @@ public final class Indexer {
     return out;
   }
 
-  private List<EmbeddedChunk> embed(List<Chunk> chunks) {
-    List<EmbeddedChunk> out = new ArrayList<>(chunks.size());
-    for (int i = 0; i < chunks.size(); i += EMBED_BATCH) {
-      List<Chunk> batch = chunks.subList(i, Math.min(chunks.size(), i + EMBED_BATCH));
-      List<String> texts = batch.stream().map(Chunk::embedText).toList();
-      List<DenseRoutes.RoutedVectors> vectors = routes.embedAll(texts);
-      for (int j = 0; j < batch.size(); j++) {
-        DenseRoutes.RoutedVectors v = vectors.get(j);
-        out.add(new EmbeddedChunk(batch.get(j), v.primary(), v.fields()));
-      }
-    }
-    return out;
-  }
 }

@@ -6,7 +6,11 @@ public interface IngestListener {
   /** Called once the files to visit are known. */
   default void started(int files) {}
 
-  /** Called before each file is hashed and read (e.g. to show the current file). */
+  /**
+   * Called for each file, in walk order, when its result reaches the ingest thread (loading and
+   * embedding run ahead on worker threads), just before it is written (e.g. to show the current
+   * file).
+   */
   default void fileStarted(String source) {}
 
   /** Called after each file, whatever its outcome. */

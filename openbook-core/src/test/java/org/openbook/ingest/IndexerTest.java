@@ -184,4 +184,89 @@ class IndexerTest {
       assertThat(cache.hits()).isEqualTo(2);
     }
   }
+
+  /** An embedder whose first call waits until {@code release} opens (the loader has finished). */
+  static final class GatedEmbedder implements org.openbook.embed.Embedder {
+    final HashEmbedder inner = new HashEmbedder();
+    final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    final List<Integer> batchSizes = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    @Override public String modelId() { return inner.modelId(); }
+    @Override public int dimension() { return inner.dimension(); }
+    @Override public int maxInputTokens() { return inner.maxInputTokens(); }
+    @Override public int countTokens(String text) { return inner.countTokens(text); }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      if (texts.stream().anyMatch(t -> t.contains("毒"))) {
+        throw new org.openbook.embed.InputTooLongException(600, 512, "毒");
+      }
+      batchSizes.add(texts.size());
+      return inner.embedAll(texts);
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void should_skip_only_the_file_whose_text_the_model_rejects_in_a_shared_batch()
+      throws IOException {
+    write("a.md", "年假每年十天。\n");
+    write("b.md", "这一段有毒。\n");
+    write("c.md", "报销需附发票。\n");
+    write("d.md", "## 一\n加班需审批。\n## 二\n毒性测试。\n");
+    GatedEmbedder model = new GatedEmbedder();
+    model.release.countDown();
+
+    IngestReport r = new Indexer(new DocumentReader(), new StructuredChunker(ChunkerSettings.DEFAULT),
+        model, IngestOptions.DEFAULTS).ingest(root, index, index, IngestListener.NONE);
+
+    assertThat(r.indexed()).extracting(IngestReport.IndexedFile::source)
+        .containsExactly("a.md", "c.md");
+    assertThat(r.skipped()).extracting(IngestReport.SkippedFile::source, IngestReport.SkippedFile::reason)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("b.md", Indexer.TOO_LONG_FOR_MODEL),
+            org.assertj.core.groups.Tuple.tuple("d.md", Indexer.TOO_LONG_FOR_MODEL));
+    assertThat(index.committed).containsOnlyKeys("a.md", "c.md");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void should_stop_at_an_index_error_and_commit_nothing_after_it() throws IOException {
+    for (int i = 0; i < 6; i++) {
+      write("d" + i + ".md", "第" + i + "篇。\n");
+    }
+    ChunkStore.ChunkWriter failing = new ChunkStore.ChunkWriter() {
+      int n;
+
+      @Override
+      public void replaceDocument(String docId, List<EmbeddedChunk> chunks) throws IOException {
+        if (++n == 4) {
+          throw new IOException("disk full");
+        }
+        index.replaceDocument(docId, chunks);
+      }
+
+      @Override
+      public void deleteDocument(String docId) {
+        index.deleteDocument(docId);
+      }
+
+      @Override
+      public void commit() {
+        index.commit();
+      }
+    };
+
+    StructuredChunker chunker = new StructuredChunker(ChunkerSettings.DEFAULT);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Indexer(new DocumentReader(),
+            chunker, embedder, new IngestOptions(100, 2, null))
+        .ingest(root, failing, index, IngestListener.NONE))
+        .isInstanceOf(IOException.class).hasMessage("disk full");
+    // the commit after two documents holds; the third was never committed
+    assertThat(index.committed).containsOnlyKeys("d0.md", "d1.md");
+  }
 }

@@ -131,7 +131,8 @@ public final class OpenBook implements Closeable {
         routes.maxInputTokens());
     Embedder primary = routes.primary();
     IndexManifest expected = new IndexManifest(primary.modelId(), primary.dimension(),
-        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields());
+        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields(),
+        settings.store().vectorEncoding().id());
     this.store = StoreFactory.open(settings.store(), index, expected, analysis, b.mode);
     EmbeddingCache c = null;
     try {

@@ -124,4 +124,42 @@ class StoreFactoryTest {
         .hasMessageStartingWith("store: cannot open Solr collection 'kb'")
         .hasMessageContaining("http://127.0.0.1:9/solr");
   }
+
+  @Test
+  void should_build_the_index_with_the_configured_vector_encoding_and_refuse_another_later()
+      throws IOException {
+    OpenBookConfig int8 = yaml("store: {lucene: {vectorEncoding: INT8}}\n");
+    assertThat(int8.resolve(Map.of()).store().vectorEncoding())
+        .isEqualTo(org.openbook.index.VectorEncoding.INT8);
+    assertThat(OpenBookConfig.defaults().resolve(Map.of()).store().vectorEncoding())
+        .isEqualTo(org.openbook.index.VectorEncoding.FLOAT32);
+    Path index = tmp.resolve("index");
+    try (OpenBook e = OpenBook.builder().index(index).config(int8).embedder(new HashEmbedder())
+        .mode(OpenBook.Mode.RESET).build()) {
+      assertThat(e.store().manifest().vectorEncoding()).isEqualTo("int8");
+    }
+
+    assertThatThrownBy(() -> OpenBook.builder().index(index).config(OpenBookConfig.defaults())
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.WRITE).build())
+        .isInstanceOf(org.openbook.index.IndexMismatchException.class)
+        .hasMessageContaining("vector encoding: index has 'int8', this run uses 'float32'")
+        .hasMessageContaining("--reset");
+  }
+
+  @Test
+  void should_reject_an_unknown_vector_encoding_or_one_for_solr_naming_the_field()
+      throws IOException {
+    assertThatThrownBy(() -> yaml("store: {lucene: {vectorEncoding: int16}}\n")
+        .resolve(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("config store.lucene.vectorEncoding must be one of float32, int8, int4,"
+            + " got 'int16'");
+    OpenBookConfig solr = yaml("""
+        store: {type: solr, solrUrls: ["http://127.0.0.1:9/solr"], lucene: {vectorEncoding: int4}}
+        """);
+    assertThatThrownBy(() -> solr.resolve(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("store.lucene.vectorEncoding: int4 applies to the embedded Lucene"
+            + " index only");
+  }
 }

@@ -11,6 +11,11 @@ import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -21,6 +26,7 @@ import org.apache.lucene.store.LockObtainFailedException;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.embed.EmbeddingCache;
 import org.openbook.index.IndexManifest;
+import org.openbook.index.VectorEncoding;
 
 /** Creating, checking and writing the Lucene directory of a {@link LuceneChunkStore}. */
 final class IndexFolder {
@@ -53,20 +59,46 @@ final class IndexFolder {
   /** Writes an empty index whose first commit carries the manifest. */
   static void initialise(Directory directory, Path dir, IndexManifest expected,
       TextAnalysis analysis) throws IOException {
-    try (IndexWriter w = newWriter(directory, dir, analysis, IndexWriterConfig.OpenMode.CREATE)) {
+    try (IndexWriter w = newWriter(directory, dir, analysis, expected.encoding(),
+        IndexWriterConfig.OpenMode.CREATE)) {
       w.setLiveCommitData(ManifestCodec.userData(withCounts(expected, 0, 0)).entrySet());
       w.commit();
     }
   }
 
+  /**
+   * The codec writing every vector field with {@code encoding}: Lucene's default HNSW format for
+   * float32, else its scalar-quantized HNSW format (same graph parameters, M = 16, beam width
+   * 100). Only the writer needs it: each segment records its format by name, so any reader opens
+   * any encoding.
+   */
+  static Codec codec(VectorEncoding encoding) {
+    if (encoding == VectorEncoding.FLOAT32) {
+      return Codec.getDefault();
+    }
+    KnnVectorsFormat quantized = new Lucene99HnswScalarQuantizedVectorsFormat(
+        Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN, Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH,
+        1, encoding.bits(), encoding == VectorEncoding.INT4,
+        // int4: the confidence interval is fitted per segment ("dynamic"), as Lucene advises for
+        // 4 bits; int8: Lucene's default for the dimension
+        encoding == VectorEncoding.INT4 ? 0f : null, null);
+    return new Lucene912Codec() {
+      @Override
+      public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+        return quantized; // every vector field: the primary and the language routes
+      }
+    };
+  }
+
   static IndexWriter newWriter(Directory directory, Path dir, TextAnalysis analysis,
-      IndexWriterConfig.OpenMode mode) throws IOException {
+      VectorEncoding encoding, IndexWriterConfig.OpenMode mode) throws IOException {
     // Only "text" is analysed; the id fields are StringFields, indexed verbatim anyway.
     Analyzer perField = new PerFieldAnalyzerWrapper(
         new KeywordAnalyzer(), Map.of(ChunkFields.TEXT, analysis.analyzer(),
             ChunkFields.HEADING, analysis.analyzer()));
     IndexWriterConfig config = new IndexWriterConfig(perField)
         .setOpenMode(mode)
+        .setCodec(codec(encoding))
         .setSimilarity(new BM25Similarity())
         // Changes count only once commit() has written the manifest with them.
         .setCommitOnClose(false);

@@ -571,7 +571,7 @@ public final class LuceneChunkStore
   private IndexWriter writer() throws IOException {
     if (writer == null) {
       writer = IndexFolder.newWriter(
-          directory, dir, analysis, IndexWriterConfig.OpenMode.APPEND);
+          directory, dir, analysis, settings.encoding(), IndexWriterConfig.OpenMode.APPEND);
     }
     return writer;
   }

@@ -35,6 +35,10 @@ public final class IngestCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Do not draw a progress bar.")
   boolean noProgress;
 
+  @Option(names = "--list-unchanged", description = "Also list the unchanged files by name"
+      + " (by default the report counts them and names only what changed or was skipped).")
+  boolean listUnchanged;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -50,16 +54,20 @@ public final class IngestCommand implements Callable<Integer> {
       progress.close();
       long total = engine.count();
       if (common.json) {
-        out.println(JsonOutput.ingest(report, total));
+        out.println(JsonOutput.ingest(report, total, listUnchanged));
       } else {
-        printSummary(out, report, total);
+        printSummary(out, report, total, listUnchanged);
       }
       // images skipped for want of OCR are reported but do not fail the run
       return report.failed().isEmpty() ? 0 : OpenBookCommand.EXIT_SKIPPED;
     }
   }
 
-  private static void printSummary(PrintWriter out, IngestReport r, long total) {
+  private static void printSummary(PrintWriter out, IngestReport r, long total,
+      boolean listUnchanged) {
+    if (listUnchanged) {
+      r.unchanged().stream().sorted().forEach(s -> out.println("unchanged: " + s));
+    }
     for (IngestReport.IndexedFile f : r.indexed()) {
       for (String w : f.warnings()) {
         out.println("warning: " + f.source() + ": " + w);

@@ -71,8 +71,13 @@ public final class ApiServer implements AutoCloseable {
   private static final String REQUEST_ID = "openbook.requestId";
   /** Longest question accepted, in characters; longer ones are refused with 400. */
   public static final int MAX_QUESTION_CHARS = 1000;
-  /** Largest page of {@code GET /v1/documents}. */
+  /** Largest page of a list endpoint ({@code limit}). */
   static final int MAX_PAGE = 500;
+  /**
+   * Default page of {@code GET /v1/conversations} and {@code /v1/feedback}: a sidebar's worth;
+   * the documents list keeps its own default of 50.
+   */
+  static final int DEFAULT_LIST_PAGE = 100;
   /** Seconds between SSE heartbeats, which notice a client that went away. */
   static final long HEARTBEAT_MILLIS = 500;
 
@@ -484,12 +489,30 @@ public final class ApiServer implements AutoCloseable {
 
   private void listConversations(Context ctx) {
     Principal who = principal(ctx);
-    ObjectNode body = JSON.createObjectNode();
+    int offset = intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE);
+    int limit = intParam(ctx, "limit", DEFAULT_LIST_PAGE, 1, MAX_PAGE);
+    List<ConversationLibrary.Stored> all = conversations.list(who.name());
+    ObjectNode body = page(all.size(), offset, limit);
     ArrayNode arr = body.putArray("conversations");
-    for (ConversationLibrary.Stored s : conversations.list(who.name())) {
+    for (ConversationLibrary.Stored s : slice(all, offset, limit)) {
       arr.add(summary(s));
     }
     ctx.contentType("application/json").result(body.toString());
+  }
+
+  /** The paging fields of a list reply: {@code total} items, this page's offset and limit. */
+  private static ObjectNode page(int total, int offset, int limit) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("total", total);
+    body.put("offset", offset);
+    body.put("limit", limit);
+    return body;
+  }
+
+  /** Items {@code offset .. offset + limit - 1} of {@code all} (empty past the end). */
+  private static <T> List<T> slice(List<T> all, int offset, int limit) {
+    int from = Math.min(offset, all.size());
+    return all.subList(from, (int) Math.min(all.size(), (long) from + limit));
   }
 
   private static ObjectNode summary(ConversationLibrary.Stored s) {
@@ -600,9 +623,14 @@ public final class ApiServer implements AutoCloseable {
   }
 
   private void listFeedback(Context ctx) throws IOException {
-    ObjectNode body = JSON.createObjectNode();
+    int offset = intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE);
+    int limit = intParam(ctx, "limit", DEFAULT_LIST_PAGE, 1, MAX_PAGE);
+    String conversation = ctx.queryParam("conversationId");
+    List<FeedbackStore.Feedback> all = feedback.of(principal(ctx).name()).stream()
+        .filter(f -> conversation == null || f.conversationId().equals(conversation)).toList();
+    ObjectNode body = page(all.size(), offset, limit);
     ArrayNode arr = body.putArray("feedback");
-    for (FeedbackStore.Feedback f : feedback.of(principal(ctx).name())) {
+    for (FeedbackStore.Feedback f : slice(all, offset, limit)) {
       ObjectNode n = arr.addObject();
       n.put("id", f.id());
       n.put("conversationId", f.conversationId());
@@ -639,6 +667,18 @@ public final class ApiServer implements AutoCloseable {
       }
     }
     ctx.contentType("application/json").result(root.toString());
+  }
+
+  /** An optional boolean query parameter: absent = false; {@code true}/{@code false} only. */
+  private static boolean boolParam(Context ctx, String name) {
+    String v = ctx.queryParam(name);
+    if (v == null || v.isBlank() || v.trim().equals("false")) {
+      return false;
+    }
+    if (v.trim().equals("true")) {
+      return true;
+    }
+    throw ApiException.badRequest(name, "'" + name + "' must be true or false");
   }
 
   private static int intParam(Context ctx, String name, int dflt, int min, int max) {
@@ -713,7 +753,7 @@ public final class ApiServer implements AutoCloseable {
         IngestReport report = corpus.commit(who, staged, j);
         long total = corpus.count();
         metrics.chunks(total);
-        return JsonOutput.uploadResult(report, staged.sources(), total, depts);
+        return new UploadResult(report, staged.sources(), total, depts);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -734,15 +774,21 @@ public final class ApiServer implements AutoCloseable {
         .result(reply.toString());
   }
 
+  /** What a finished upload job keeps to answer {@code GET /v1/jobs/{id}}. */
+  private record UploadResult(IngestReport report, List<String> sources, long totalChunks,
+      Map<String, String> depts) {}
+
   private void job(Context ctx) {
     UploadJobs.Job j = jobs.require(ctx.pathParam("id"), principal(ctx).name());
+    boolean listUnchanged = boolParam(ctx, "listUnchanged");
     ObjectNode n = JSON.createObjectNode();
     n.put("id", j.id);
     n.put("status", j.status.name());
     n.putObject("progress").put("done", j.done.get()).put("total", j.total);
     Object result = j.result;
-    if (result instanceof JsonNode r) {
-      n.set("result", r);
+    if (result instanceof UploadResult r) {
+      n.set("result", JsonOutput.uploadResult(r.report(), r.sources(), r.totalChunks(), r.depts(),
+          listUnchanged));
     } else {
       n.putNull("result");
     }

@@ -18,6 +18,7 @@ import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.RrfFusion;
 import org.openbook.solr.SolrFailurePolicy;
+import org.openbook.index.VectorEncoding;
 import org.openbook.solr.SolrStoreConfig;
 import org.openbook.solr.SolrTls;
 
@@ -458,6 +459,7 @@ public record OpenBookConfig(
    * @param retryBackoffMillis wait before the first retry, doubled each time up to 8 s
    *                   (default 500)
    * @param tls        trust store (and client key store) for {@code https} Solr nodes
+   * @param lucene     settings of the embedded Lucene index ({@code store.lucene})
    */
   public record Store(
       String type,
@@ -472,7 +474,8 @@ public record OpenBookConfig(
       Boolean partialResults,
       Integer retries,
       Long retryBackoffMillis,
-      Tls tls) {
+      Tls tls,
+      Lucene lucene) {
 
     /** The embedded Lucene index, the default. */
     public static final Store LUCENE =
@@ -482,7 +485,15 @@ public record OpenBookConfig(
     public Store(String type, List<String> solrUrls, List<String> zkHosts, String zkChroot,
         String collection, Integer shards, Integer replicas, String user, String password) {
       this(type, solrUrls, zkHosts, zkChroot, collection, shards, replicas, user, password,
-          null, null, null, null);
+          null, null, null, null, null);
+    }
+
+    /** A store section without {@code lucene} settings (their defaults apply). */
+    public Store(String type, List<String> solrUrls, List<String> zkHosts, String zkChroot,
+        String collection, Integer shards, Integer replicas, String user, String password,
+        Boolean partialResults, Integer retries, Long retryBackoffMillis, Tls tls) {
+      this(type, solrUrls, zkHosts, zkChroot, collection, shards, replicas, user, password,
+          partialResults, retries, retryBackoffMillis, tls, null);
     }
 
     /** Collection name when the config names none. */
@@ -520,8 +531,14 @@ public record OpenBookConfig(
      * @throws IllegalArgumentException naming the {@code store.*} key that is missing or invalid
      */
     public Settings.Store resolve(Map<String, String> env) {
+      VectorEncoding encoding = VectorEncoding.parse(lucene == null ? null
+          : lucene.vectorEncoding(), "config store.lucene.vectorEncoding");
       if (!isSolr()) {
-        return Settings.Store.LUCENE;
+        return new Settings.Store(Optional.empty(), encoding);
+      }
+      if (encoding != VectorEncoding.FLOAT32) {
+        throw new IllegalArgumentException("config store.lucene.vectorEncoding: "
+            + encoding.id() + " applies to the embedded Lucene index only, not store.type solr");
       }
       try {
         SolrFailurePolicy failures = SolrFailurePolicy.DEFAULT;
@@ -554,9 +571,19 @@ public record OpenBookConfig(
           + ", collection=" + collection + ", shards=" + shards + ", replicas=" + replicas
           + (user == null ? "" : ", user=" + user) + (password == null ? "" : ", password=***")
           + (partialResults == null ? "" : ", partialResults=" + partialResults)
-          + (tls == null ? "" : ", tls.trustStore=" + tls.trustStore()) + "]";
+          + (tls == null ? "" : ", tls.trustStore=" + tls.trustStore())
+          + (lucene == null ? "" : ", lucene=" + lucene) + "]";
     }
   }
+
+  /**
+   * {@code store.lucene}: the embedded Lucene index.
+   *
+   * @param vectorEncoding how the HNSW vectors are stored: {@code float32} (default), {@code
+   *                       int8} or {@code int4} (scalar-quantized; see {@link VectorEncoding}).
+   *                       Recorded in the index; changing it needs {@code --reset}.
+   */
+  public record Lucene(String vectorEncoding) {}
 
   /**
    * {@code store.tls}: TLS for {@code https} Solr nodes, passed to SolrJ. Passwords may also come

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.openbook.chunk.ChunkerSettings;
+import org.openbook.index.VectorEncoding;
 import org.openbook.llm.LlmConfig;
 import org.openbook.retrieve.Fusion;
 import org.openbook.retrieve.Principal;
@@ -159,12 +160,18 @@ public record Settings(
   /**
    * The index backend.
    *
-   * @param solr the SolrCloud collection's settings (environment applied), or empty for the
-   *             embedded Lucene index in the {@code --index} folder
+   * @param solr           the SolrCloud collection's settings (environment applied), or empty
+   *                       for the embedded Lucene index in the {@code --index} folder
+   * @param vectorEncoding how the embedded Lucene index stores its vectors (float32 for Solr)
    */
-  public record Store(Optional<SolrStoreConfig> solr) {
-    /** The embedded Lucene index. */
-    public static final Store LUCENE = new Store(Optional.empty());
+  public record Store(Optional<SolrStoreConfig> solr, VectorEncoding vectorEncoding) {
+    /** The embedded Lucene index with float32 vectors. */
+    public static final Store LUCENE = new Store(Optional.empty(), VectorEncoding.FLOAT32);
+
+    /** A store with float32 vectors. */
+    public Store(Optional<SolrStoreConfig> solr) {
+      this(solr, VectorEncoding.FLOAT32);
+    }
 
     /** Whether the index is a SolrCloud collection. */
     public boolean isSolr() {
