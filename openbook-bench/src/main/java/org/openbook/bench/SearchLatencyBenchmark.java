@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
@@ -21,13 +23,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
- * In-process search latency on an existing index: every question is retrieved once per mode
- * (hybrid, dense only, BM25 only) after a warm-up, and the median and p95 per mode are printed,
- * with hybrid as a ratio of the dense-only baseline measured in the same run; once with the
- * Chinese model alone and once with the language routes (English questions also embedded by the
- * English model), so the cost of the second model is a ratio measured in the same run. The
- * index must have been built with the language routes ({@code openbook ingest}). Questions come
- * from a file: JSON Lines with a {@code question} field, or plain text, one per line.
+ * In-process search latency on an existing index: every question is retrieved by every variant
+ * in turn (rotating order, {@code --rounds} times, after a warm-up) — dense only, BM25 only and
+ * hybrid, each with the Chinese model alone, with the language routes embedding an English
+ * question by the two models one after the other, and as shipped (the two at once) — and the
+ * median and p95 per variant are printed as ratios of the zh-model-only hybrid measured in the
+ * same run. The index must have been built with the language routes ({@code openbook ingest}).
+ * Questions come from a file: JSON Lines with a {@code question} field, or plain text, one per
+ * line.
  */
 @Command(name = "search-latency", mixinStandardHelpOptions = true,
     description = "Median and p95 retrieval latency per route on an index.")
@@ -52,6 +55,10 @@ public final class SearchLatencyBenchmark implements Callable<Integer> {
   @Option(names = "-k", defaultValue = "5", description = "Top-k (default: ${DEFAULT-VALUE}).")
   int k;
 
+  @Option(names = "--rounds", defaultValue = "3",
+      description = "Times each question is asked per variant (default: ${DEFAULT-VALUE}).")
+  int rounds;
+
   @Override
   public Integer call() throws Exception {
     List<String> qs = read(questions, limit);
@@ -60,45 +67,51 @@ public final class SearchLatencyBenchmark implements Callable<Integer> {
       Principal who = engine.principal(principal);
       DenseRoutes bilingual = engine.routes();
       // The Chinese model alone on the same index (its primary field): the one-model baseline.
-      DenseRoutes chineseOnly = DenseRoutes.single(bilingual.primary());
-      System.out.printf(Locale.ROOT, "%d questions (%d routed to English too), %d chunks, k=%d%n",
-          qs.size(), qs.stream().filter(bilingual::routesToEnglish).count(), engine.count(), k);
-      double oneModelHybrid = Double.NaN;
-      for (DenseRoutes routes : List.of(chineseOnly, bilingual)) {
-        String label = routes == chineseOnly ? "zh model only" : "zh + en routes";
-        double denseMedian = Double.NaN;
-        for (HybridRetriever.Mode mode : new HybridRetriever.Mode[] {
-            HybridRetriever.Mode.DENSE, HybridRetriever.Mode.SPARSE, HybridRetriever.Mode.HYBRID}) {
-          HybridRetriever r = new HybridRetriever(routes, engine.store(), engine.store(),
-              engine.settings().retrieval().fusion(), mode);
-          for (int i = 0; i < Math.min(5, qs.size()); i++) {
-            r.retrieve(engine.query(qs.get(i), who, k)); // warm-up: JIT, caches
-          }
-          double[] ms = new double[qs.size()];
-          for (int i = 0; i < qs.size(); i++) {
-            Query q = engine.query(qs.get(i), who, k);
-            long t0 = System.nanoTime();
-            r.retrieve(q);
-            ms[i] = (System.nanoTime() - t0) / 1e6;
-          }
-          double median = Percentiles.of(ms, 50);
-          if (mode == HybridRetriever.Mode.DENSE) {
-            denseMedian = median;
-          }
-          String vsOne = "";
-          if (mode == HybridRetriever.Mode.HYBRID) {
-            if (routes == chineseOnly) {
-              oneModelHybrid = median;
-            } else {
-              vsOne = String.format(Locale.ROOT, ", %.2f x hybrid with the zh model only",
-                  median / oneModelHybrid);
-            }
-          }
-          System.out.printf(Locale.ROOT,
-              "%-15s %-7s median %6.1f ms  p95 %6.1f ms  (%.2f x dense%s)%n", label,
-              mode.name().toLowerCase(Locale.ROOT), median, Percentiles.of(ms, 95),
-              median / denseMedian, vsOne);
+      Map<String, DenseRoutes> variants = new LinkedHashMap<>();
+      variants.put("zh model only", DenseRoutes.single(bilingual.primary()));
+      variants.put("zh+en sequential", bilingual.sequentialQueries());
+      variants.put("zh+en concurrent", bilingual);
+      List<HybridRetriever.Mode> modes = List.of(
+          HybridRetriever.Mode.DENSE, HybridRetriever.Mode.SPARSE, HybridRetriever.Mode.HYBRID);
+      List<String> labels = new ArrayList<>();
+      List<HybridRetriever> retrievers = new ArrayList<>();
+      for (var v : variants.entrySet()) {
+        for (HybridRetriever.Mode mode : modes) {
+          labels.add(String.format(Locale.ROOT, "%-17s %-7s", v.getKey(),
+              mode.name().toLowerCase(Locale.ROOT)));
+          retrievers.add(new HybridRetriever(v.getValue(), engine.store(), engine.store(),
+              engine.settings().retrieval().fusion(), mode));
         }
+      }
+      System.out.printf(Locale.ROOT, "%d questions (%d routed to English too) x %d rounds, %d "
+              + "chunks, k=%d; every question runs through every variant in turn%n", qs.size(),
+          qs.stream().filter(bilingual::routesToEnglish).count(), rounds, engine.count(), k);
+      for (int i = 0; i < Math.min(5, qs.size()); i++) {
+        for (HybridRetriever r : retrievers) {
+          r.retrieve(engine.query(qs.get(i), who, k)); // warm-up: JIT, caches
+        }
+      }
+      double[][] ms = new double[retrievers.size()][qs.size() * rounds];
+      int n = 0;
+      for (int round = 0; round < rounds; round++) {
+        for (String text : qs) {
+          Query q = engine.query(text, who, k);
+          // rotate the order so that no variant always runs first (or last) under a drifting load
+          for (int j = 0; j < retrievers.size(); j++) {
+            int v = (j + n) % retrievers.size();
+            long t0 = System.nanoTime();
+            retrievers.get(v).retrieve(q);
+            ms[v][n] = (System.nanoTime() - t0) / 1e6;
+          }
+          n++;
+        }
+      }
+      double oneModelHybrid = Percentiles.of(ms[modes.size() - 1], 50);
+      for (int v = 0; v < retrievers.size(); v++) {
+        double median = Percentiles.of(ms[v], 50);
+        System.out.printf(Locale.ROOT, "%s median %6.1f ms  p95 %6.1f ms  (%.2f x hybrid with "
+                + "the zh model only)%n", labels.get(v), median, Percentiles.of(ms[v], 95),
+            median / oneModelHybrid);
       }
     }
     return 0;

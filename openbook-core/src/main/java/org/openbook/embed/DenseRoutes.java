@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.openbook.index.DenseField;
 
 /**
@@ -37,17 +41,29 @@ public final class DenseRoutes {
   private final Embedder primary;
   private final Embedder english;
   private final boolean foldTraditional;
+  private final boolean concurrentQueries;
 
-  private DenseRoutes(Embedder primary, Embedder english, boolean foldTraditional) {
+  private DenseRoutes(Embedder primary, Embedder english, boolean foldTraditional,
+      boolean concurrentQueries) {
     // null only for callers that never run the dense route (BM25-only evaluation)
     this.primary = primary;
     this.english = english;
     this.foldTraditional = foldTraditional;
+    this.concurrentQueries = concurrentQueries;
   }
 
   /** One model for every text, unchanged input (tests, custom models). */
   public static DenseRoutes single(Embedder model) {
-    return new DenseRoutes(model, null, false);
+    return new DenseRoutes(model, null, false, false);
+  }
+
+  /**
+   * The Chinese model alone for every text, Traditional folded to Simplified: exactly what the
+   * {@link #bilingual} routes do for a Chinese question (it searches the primary field only), at
+   * the cost of one model (benchmarks of Chinese question sets; an index without English route).
+   */
+  public static DenseRoutes chinese(Embedder chinese) {
+    return new DenseRoutes(Objects.requireNonNull(chinese, "chinese"), null, true, false);
   }
 
   /**
@@ -55,7 +71,7 @@ public final class DenseRoutes {
    * {@code english} in addition for English texts.
    */
   public static DenseRoutes bilingual(Embedder chinese, Embedder english) {
-    return new DenseRoutes(chinese, Objects.requireNonNull(english, "english"), true);
+    return new DenseRoutes(chinese, Objects.requireNonNull(english, "english"), true, true);
   }
 
   /** The default models: {@link BgeSmallZhEmbedder} and {@link BgeSmallEnEmbedder}. */
@@ -66,7 +82,16 @@ public final class DenseRoutes {
   /** These routes with every model answering from {@code cache} first. */
   public DenseRoutes cached(EmbeddingCache cache) {
     return new DenseRoutes(new CachingEmbedder(primary, cache),
-        english == null ? null : new CachingEmbedder(english, cache), foldTraditional);
+        english == null ? null : new CachingEmbedder(english, cache), foldTraditional,
+        concurrentQueries);
+  }
+
+  /**
+   * These routes with an English question embedded by the two models one after the other
+   * instead of at the same time (the latency benchmark's baseline).
+   */
+  public DenseRoutes sequentialQueries() {
+    return new DenseRoutes(primary, english, foldTraditional, false);
   }
 
   /** The model of the primary field. */
@@ -118,12 +143,34 @@ public final class DenseRoutes {
 
   /**
    * Embeds a question: with the primary model and, when it is English, also with the English
-   * model. Each model reads the question's {@link BoundedInput bounded form} for its own limit,
-   * so an over-long question never fails.
+   * model, the two at the same time (the English one on a pooled daemon thread: a question's
+   * latency is then about that of the slower model, not their sum; docs/BENCHMARKS.md,
+   * "Language-aware dense routes"). Each model reads the question's {@link BoundedInput bounded
+   * form} for its own limit, so an over-long question never fails.
    */
   public RoutedVectors embedQuery(String text) {
-    return embed(List.of(text), false).get(0);
+    if (!concurrentQueries || !routesToEnglish(text)) {
+      return embed(List.of(text), false).get(0);
+    }
+    CompletableFuture<float[]> en = CompletableFuture.supplyAsync(
+        () -> english.embed(BoundedInput.of(text, english)), QUERY_THREADS);
+    float[] p = primary.embed(BoundedInput.of(primaryInput(text), primary));
+    try {
+      return new RoutedVectors(p, Map.of(ENGLISH, en.join()));
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
   }
+
+  /** Threads for the English half of a question's embedding; idle ones end after 60 s. */
+  private static final ExecutorService QUERY_THREADS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "openbook-query-embedding");
+    t.setDaemon(true);
+    return t;
+  });
 
   private List<RoutedVectors> embed(List<String> texts, boolean chunks) {
     List<float[]> p = primary.embedAll(texts.stream()

@@ -11,7 +11,7 @@ import org.openbook.testing.HashEmbedder;
 class DenseRoutesTest {
 
   /** Records every text it embeds. */
-  private static final class Recording implements Embedder {
+  private static class Recording implements Embedder {
     final HashEmbedder inner;
     final List<String> seen = new ArrayList<>();
 
@@ -68,6 +68,45 @@ class DenseRoutesTest {
     assertThat(v.fields().get(DenseRoutes.ENGLISH)).hasSize(16);
     assertThat(zh.seen).containsExactly("How long are backups kept?");
     assertThat(en.seen).containsExactly("How long are backups kept?");
+  }
+
+  @Test
+  void should_give_the_same_vectors_whether_the_two_models_run_at_once_or_in_turn() {
+    String q = "Which port does the VPN client use?";
+    DenseRoutes.RoutedVectors together = routes.embedQuery(q);
+    DenseRoutes.RoutedVectors inTurn = routes.sequentialQueries().embedQuery(q);
+
+    assertThat(together.primary()).containsExactly(inTurn.primary());
+    assertThat(together.fields().get(DenseRoutes.ENGLISH))
+        .containsExactly(inTurn.fields().get(DenseRoutes.ENGLISH));
+    assertThat(together.primary()).containsExactly(new HashEmbedder(32, 512).embed(q));
+  }
+
+  @Test
+  void should_report_a_failure_of_the_english_model_as_it_was_thrown() {
+    Embedder broken = new Recording(16) {
+      @Override
+      public List<float[]> embedAll(List<String> texts) {
+        throw new IllegalStateException("ONNX session closed");
+      }
+    };
+    DenseRoutes withBroken = DenseRoutes.bilingual(zh, broken);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> withBroken.embedQuery("How long are backups kept?"))
+        .isInstanceOf(IllegalStateException.class).hasMessage("ONNX session closed");
+  }
+
+  @Test
+  void should_fold_traditional_text_without_an_english_field_for_the_chinese_routes() {
+    DenseRoutes chinese = DenseRoutes.chinese(zh);
+
+    DenseRoutes.RoutedVectors v = chinese.embedQuery("這個問題的答案在哪裡？");
+
+    assertThat(zh.seen).containsExactly("这个问题的答案在哪里？");
+    assertThat(v.fields()).isEmpty();
+    assertThat(chinese.denseFields()).isEmpty();
+    assertThat(chinese.routesToEnglish("How long are backups kept?")).isFalse();
   }
 
   @Test
