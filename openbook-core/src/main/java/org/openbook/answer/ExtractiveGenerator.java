@@ -3,13 +3,12 @@ package org.openbook.answer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
-import org.openbook.chunk.SentenceSplitter;
-import org.openbook.chunk.Span;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.Vectors;
@@ -52,10 +51,6 @@ public final class ExtractiveGenerator implements Generator {
   /** Default label for English questions. */
   public static final String LABEL_EN = "(Extract) ";
 
-  /** Markdown line prefixes that are layout, not content: headings, bullets, quotes. */
-  private static final Pattern MARKDOWN_PREFIX =
-      Pattern.compile("^(?:#{1,6}\\s+|[-*+]\\s+|>\\s*|\\d{1,3}[.)]\\s+)+");
-
   /**
    * Cosine (bge-small-zh-v1.5) at which a sentence with no word in common with the question is
    * still a candidate: question–sentence pairs in kb-demo's paraphrase cases score 0.55–0.75,
@@ -68,6 +63,33 @@ public final class ExtractiveGenerator implements Generator {
    * the answer is refused. Measured on kb-demo, see docs/BENCHMARKS.md ("Gate 2").
    */
   public static final double MIN_COVERED_SHARE = 0.5;
+
+  /**
+   * A unit after the first is quoted only when it scores at least this share of the best
+   * unit's score: a sentence that merely shares a common word with the question ("A second
+   * office opened in Chengdu…") is not appended to an answer about something else.
+   */
+  public static final double MIN_RELATIVE_SCORE = 0.6;
+
+  /**
+   * Weight of question features that only the other sentences of a unit's paragraph hold,
+   * relative to the unit's own: the paragraph is the sentence's context, not its content.
+   */
+  static final double CONTEXT_WEIGHT = 0.5;
+
+  /** A paragraph of at most this many sentences is quoted whole: it is one statement. */
+  static final int MAX_PARAGRAPH_SENTENCES = 3;
+  /** A list of at most this many items is quoted whole with its lead-in. */
+  static final int MAX_LIST_ITEMS = 6;
+  /** A paragraph or list longer than this (characters) is never quoted whole. */
+  static final int MAX_BLOCK_CHARS = 320;
+
+  /**
+   * A sentence opening that refers back to the sentence before it (该/此/这/其…, This/It…):
+   * such a sentence is quoted with the one it continues.
+   */
+  static final Pattern CONTINUATION = Pattern.compile(
+      "(?:该|此|这|那|其|它|他|她|上述|以上|因此|所以|否则)|(?:This|That|These|Those|It|They|Such|Otherwise)\\b");
 
   private final RefusalPolicy refusal;
   private final TermCoverage coverage;
@@ -131,7 +153,8 @@ public final class ExtractiveGenerator implements Generator {
   @Override
   public String generate(String question, List<Source> sources, Consumer<String> onText) {
     AnswerLanguage lang = AnswerLanguage.of(question);
-    List<Candidate> picked = pick(question, sources);
+    Picks picks = pick(question, sources);
+    List<Candidate> picked = picks.picked();
     String text;
     if (picked.isEmpty()) {
       text = refusal.sentenceFor(lang);
@@ -144,12 +167,20 @@ public final class ExtractiveGenerator implements Generator {
         }
       }
     } else {
+      List<Source> used = withNeighbours(picked.stream().map(Candidate::source).distinct()
+          .toList(), sources);
       TermCoverage.Report covered = coverage == null ? null
-          : coverage.check(question, picked.stream().map(c -> indexed(c.source())).distinct()
-              .toList());
+          : coverage.check(question, used.stream().map(ExtractiveGenerator::indexed).toList());
       // Refuse for a missing code, or when too little is covered and something missing is in
       // no document at all; terms the corpus has elsewhere are phrasing, not a missing subject.
-      if (covered != null && (!covered.missingIdentifiers().isEmpty()
+      // A table row the question asks for (two column values together) that no row holds.
+      List<String> noRow = coverage == null ? List.of()
+          : coverage.missingRow(question, picked.stream().map(c -> c.source().text()).distinct()
+              .toList());
+      if (!noRow.isEmpty()) {
+        text = refusal.sentenceFor(lang) + (lang == AnswerLanguage.ZH ? "" : " ")
+            + noEntry(noRow, lang);
+      } else if (covered != null && (!covered.missingIdentifiers().isEmpty()
           || (covered.coveredShare() < MIN_COVERED_SHARE
               && covered.missing().stream().anyMatch(coverage::undocumented)))) {
         List<KeyTerm> lacking = covered.missingIdentifiers();
@@ -160,9 +191,7 @@ public final class ExtractiveGenerator implements Generator {
             + notDocumented(lacking, lang);
       } else {
         StringBuilder sb = new StringBuilder(lang == AnswerLanguage.ZH ? labelZh : labelEn);
-        for (Candidate c : picked) {
-          appendCited(sb, c.sentence(), c.source().n());
-        }
+        appendQuotes(sb, picked, picks.all());
         if (covered != null) {
           appendNotes(sb, covered, coverage, lang);
         }
@@ -181,6 +210,13 @@ public final class ExtractiveGenerator implements Generator {
         : "The documents say nothing about " + String.join(", ", names) + ".";
   }
 
+  /** {@code 文档中没有 X + Y 的条目。} or {@code The documents have no entry for X with Y.} */
+  static String noEntry(List<String> cells, AnswerLanguage lang) {
+    return lang == AnswerLanguage.ZH
+        ? "文档中没有 " + String.join(" + ", cells) + " 的条目。"
+        : "The documents have no entry for " + String.join(" with ", cells) + ".";
+  }
+
   /** The mapping of terms taken to mean a document term, then the terms not covered. */
   private static void appendNotes(StringBuilder sb, TermCoverage.Report covered,
       TermCoverage coverage, AnswerLanguage lang) {
@@ -196,6 +232,28 @@ public final class ExtractiveGenerator implements Generator {
     if (!absent.isEmpty()) {
       sb.append(lang == AnswerLanguage.ZH ? "" : " ").append(notDocumented(absent, lang));
     }
+  }
+
+  /**
+   * The {@code cited} sources and the sources that are the chunk just before or after one of
+   * them in the same document: a chunk boundary is arbitrary, so an answer quoted from one chunk
+   * is read with its neighbour (the error message in one, its explanation in the next).
+   */
+  static List<Source> withNeighbours(List<Source> cited, List<Source> sources) {
+    List<Source> out = new ArrayList<>(cited);
+    for (Source s : sources) {
+      if (s.hit() == null || out.contains(s)) {
+        continue;
+      }
+      for (Source c : cited) {
+        if (c.hit() != null && c.hit().chunk().docId().equals(s.hit().chunk().docId())
+            && Math.abs(c.hit().chunk().ordinal() - s.hit().chunk().ordinal()) == 1) {
+          out.add(s);
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   /** The passage as indexed (title and heading path with the text): what coverage reads. */
@@ -225,17 +283,43 @@ public final class ExtractiveGenerator implements Generator {
     return withId.isEmpty() ? sources : withId;
   }
 
-  private List<Candidate> pick(String question, List<Source> given) {
+  private Picks pick(String question, List<Source> given) {
     List<Source> sources = quotable(question, given);
     Set<String> q = LexicalFeatures.of(question);
     List<Candidate> all = new ArrayList<>();
     for (int rank = 0; rank < sources.size(); rank++) {
       Source s = sources.get(rank);
-      List<String> sentences = sentences(s.text());
-      for (int pos = 0; pos < sentences.size(); pos++) {
-        String sentence = sentences.get(pos);
-        int overlap = (int) LexicalFeatures.of(sentence).stream().filter(q::contains).count();
-        all.add(new Candidate(s, rank, pos, sentence, overlap, overlap));
+      List<PassageUnits.Unit> units = PassageUnits.of(s.text());
+      List<Set<String>> own = new ArrayList<>();
+      List<Boolean> direct = new ArrayList<>();
+      for (PassageUnits.Unit u : units) {
+        // Matched with the code block its paragraph explains; the table header and list
+        // lead-in are shared by every row or item, so they do not set one apart.
+        Set<String> f = new HashSet<>(LexicalFeatures.of(u.text()));
+        f.retainAll(q);
+        direct.add(!f.isEmpty());
+        if (!u.context().isEmpty()) {
+          f.addAll(LexicalFeatures.of(u.context()));
+          f.retainAll(q);
+        }
+        own.add(f);
+      }
+      for (int pos = 0; pos < units.size(); pos++) {
+        // A sentence is read in its paragraph: question features only its neighbours hold
+        // count at half weight (the subject named one sentence earlier, the figure here).
+        Set<String> around = new HashSet<>();
+        if (units.get(pos).kind() == PassageUnits.Kind.SENTENCE) {
+          for (int i = 0; i < units.size(); i++) {
+            if (i != pos && units.get(i).block() == units.get(pos).block()) {
+              around.addAll(own.get(i));
+            }
+          }
+          around.removeAll(own.get(pos));
+        }
+        int overlap = own.get(pos).size();
+        double lexical = overlap == 0 ? 0 : overlap + CONTEXT_WEIGHT * around.size();
+        all.add(new Candidate(s, rank, pos, units, overlap, around.size(), direct.get(pos),
+            lexical));
       }
     }
     if (embedder != null && !all.isEmpty()) {
@@ -249,54 +333,126 @@ public final class ExtractiveGenerator implements Generator {
                 .thenComparingInt(Candidate::position))
             .toList();
     List<Candidate> picked = new ArrayList<>();
+    Set<String> quoted = new HashSet<>();
     Map<Integer, Integer> perSource = new HashMap<>();
     for (Candidate c : best) {
-      if (picked.size() == maxSentences) {
-        break;
+      if (picked.size() == maxSentences
+          || (!picked.isEmpty() && c.score() < MIN_RELATIVE_SCORE * best.get(0).score())) {
+        break; // sorted: every later unit scores lower still
+      }
+      if (quoted.contains(c.rank() + ":" + c.position())) {
+        continue; // already quoted with a unit of its paragraph or list
       }
       if (perSource.merge(c.rank(), 1, Integer::sum) <= maxPerSource) {
         picked.add(c);
+        for (int pos : expand(c.units(), c.position(), relevant(all, c.rank()))) {
+          quoted.add(c.rank() + ":" + pos);
+        }
       }
     }
-    // No sentence shares a word with the question: quoting one anyway would present an
+    // No unit shares a word with the question: quoting one anyway would present an
     // unrelated passage as the answer, so the caller refuses instead (extractive gate 2).
     picked.sort(Comparator.comparingInt(Candidate::rank).thenComparingInt(Candidate::position));
-    return picked;
+    return new Picks(picked, all);
   }
 
-  /**
-   * Content sentences of a passage, split the way chunks are ({@link SentenceSplitter}: a wrapped
-   * line is not a sentence end), then at line starts that open a new block (list item, table
-   * row, quote, {@code Q：}/{@code A：}); markdown prefixes removed, fragments dropped.
-   */
-  private static List<String> sentences(String passage) {
-    List<String> out = new ArrayList<>();
-    // Code blocks are evidence to show in the source, not sentences to quote as an answer.
-    passage = FENCED_CODE.matcher(passage).replaceAll("\n\n");
-    // A heading labels the passage; it is not a sentence, and must not run into the next line.
-    passage = HEADING_LINE.matcher(passage).replaceAll("\n");
-    for (Span span : SentenceSplitter.split(passage)) {
-      for (String line : BLOCK_START.split(span.of(passage))) {
-        String t = MARKDOWN_PREFIX.matcher(line.strip()).replaceFirst("").strip();
-        t = WRAPPED_LINE.matcher(t).replaceAll(" ");
-        if (Sentences.contentLength(t) >= CitationChecker.MIN_CLAIM_LENGTH) {
-          out.add(t);
-        }
+  /** The picked candidates (in source rank, then document order) and all candidates. */
+  private record Picks(List<Candidate> picked, List<Candidate> all) {}
+
+  /** Positions of the units of source {@code rank} that bear on the question by themselves. */
+  private static Set<Integer> relevant(List<Candidate> all, int rank) {
+    Set<Integer> out = new HashSet<>();
+    for (Candidate c : all) {
+      if (c.rank() == rank && c.relevant()) {
+        out.add(c.position());
       }
     }
     return out;
   }
 
-  /** A fenced code block (``` or ~~~), possibly unclosed at the end of the passage. */
-  private static final Pattern FENCED_CODE =
-      Pattern.compile("(?ms)^\\s{0,3}(```|~~~).*?(?:^\\s{0,3}\\1[^\\n]*$|\\z)");
-  /** An ATX heading line ({@code # …} to {@code ###### …}). */
-  private static final Pattern HEADING_LINE = Pattern.compile("(?m)^\\s{0,3}#{1,6}(?:\\s.*)?$");
-  /** A line break before a line that starts a new block. */
-  private static final Pattern BLOCK_START =
-      Pattern.compile("\\R(?=\\s*(?:[-*+>|#]|\\d+[.)]\\s|[QA问答][：:]))");
-  /** A remaining line break inside a wrapped paragraph, with its indentation. */
-  private static final Pattern WRAPPED_LINE = Pattern.compile("\\s*\\R\\s*");
+  /**
+   * The positions quoted for the unit at {@code pos}, in document order: a sentence with the
+   * other {@code relevant} sentences of its paragraph when that is short
+   * ({@link #MAX_PARAGRAPH_SENTENCES}), and with the next sentence when that continues it
+   * ({@link #CONTINUATION}); a list item with the whole list when that is short
+   * ({@link #MAX_LIST_ITEMS}): a short list is one statement, like a table; a table row alone
+   * (its header is quoted with it as its prefix).
+   *
+   * @param relevant positions of units that share a feature with the question or are close to
+   *                 it in meaning
+   */
+  static List<Integer> expand(List<PassageUnits.Unit> units, int pos, Set<Integer> relevant) {
+    PassageUnits.Unit u = units.get(pos);
+    List<Integer> block = new ArrayList<>();
+    int chars = 0;
+    for (int i = 0; i < units.size(); i++) {
+      if (units.get(i).block() == u.block()) {
+        block.add(i);
+        chars += units.get(i).text().length();
+      }
+    }
+    return switch (u.kind()) {
+      case TABLE_ROW -> List.of(pos);
+      case LIST_ITEM -> block.size() <= MAX_LIST_ITEMS && chars <= MAX_BLOCK_CHARS
+          ? block : List.of(pos);
+      case SENTENCE -> {
+        boolean whole = block.size() <= MAX_PARAGRAPH_SENTENCES && chars <= MAX_BLOCK_CHARS;
+        java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
+        for (int i : block) {
+          if (i == pos || (whole && relevant.contains(i))) {
+            out.add(i);
+          }
+        }
+        for (int i : List.copyOf(out)) {
+          if (i + 1 < units.size() && units.get(i + 1).block() == u.block()
+              && CONTINUATION.matcher(units.get(i + 1).text()).lookingAt()) {
+            out.add(i + 1);
+          }
+        }
+        yield List.copyOf(out);
+      }
+    };
+  }
+
+  /** The answer body: the picked units with what {@link #expand} adds, each cited. */
+  private static void appendQuotes(StringBuilder sb, List<Candidate> picked,
+      List<Candidate> all) {
+    // Positions to quote per source rank, in document order.
+    Map<Integer, java.util.TreeSet<Integer>> byRank = new java.util.TreeMap<>();
+    Map<Integer, Candidate> anyOf = new HashMap<>();
+    for (Candidate c : picked) {
+      byRank.computeIfAbsent(c.rank(), r -> new java.util.TreeSet<>())
+          .addAll(expand(c.units(), c.position(), relevant(all, c.rank())));
+      anyOf.putIfAbsent(c.rank(), c);
+    }
+    for (Map.Entry<Integer, java.util.TreeSet<Integer>> e : byRank.entrySet()) {
+      Candidate c = anyOf.get(e.getKey());
+      int n = c.source().n();
+      int lastBlock = -1;
+      StringBuilder rows = new StringBuilder();
+      for (int pos : e.getValue()) {
+        PassageUnits.Unit u = c.units().get(pos);
+        boolean first = u.block() != lastBlock;
+        if (first && !rows.isEmpty()) {
+          appendCited(sb, rows.toString(), n);
+          rows.setLength(0);
+        }
+        lastBlock = u.block();
+        if (u.kind() == PassageUnits.Kind.TABLE_ROW) {
+          // Rows of one table: the header once, then the rows, one citation for the group.
+          if (first && !u.prefix().isEmpty()) {
+            rows.append(u.prefix());
+          }
+          rows.append(rows.isEmpty() ? "" : " ").append(u.text());
+          continue;
+        }
+        appendCited(sb, (first ? u.prefix() : "") + u.text(), n);
+      }
+      if (!rows.isEmpty()) {
+        appendCited(sb, rows.toString(), n);
+      }
+    }
+  }
 
   /** Appends {@code sentence} with {@code [n]} placed before its end punctuation. */
   private static void appendCited(StringBuilder sb, String sentence, int n) {
@@ -312,7 +468,8 @@ public final class ExtractiveGenerator implements Generator {
       sb.append(' ');
     }
     sb.append(body).append(CitationMarkers.of(n));
-    sb.append(punct.isEmpty() ? (latin ? "." : "。") : punct);
+    // A table row ends with its cell border; it needs no full stop.
+    sb.append(punct.isEmpty() ? (body.endsWith("|") ? " " : latin ? "." : "。") : punct);
   }
 
   /**
@@ -323,7 +480,7 @@ public final class ExtractiveGenerator implements Generator {
     List<String> texts = new ArrayList<>();
     texts.add(BoundedInput.of(question, embedder));
     for (Candidate c : all) {
-      texts.add(BoundedInput.of(c.sentence(), embedder));
+      texts.add(BoundedInput.of(c.meaningText(), embedder));
     }
     List<float[]> v;
     try {
@@ -335,10 +492,12 @@ public final class ExtractiveGenerator implements Generator {
     for (int i = 0; i < all.size(); i++) {
       Candidate c = all.get(i);
       double cos = Vectors.cosine(v.get(0), v.get(i + 1));
-      double share = questionFeatures == 0 ? 0 : (double) c.overlap() / questionFeatures;
-      double score = c.overlap() > 0 || cos >= MIN_SENTENCE_COSINE ? share + cos : 0;
-      out.add(new Candidate(c.source(), c.rank(), c.position(), c.sentence(), c.overlap(),
-          score));
+      double share = questionFeatures == 0 ? 0
+          : (c.overlap() + CONTEXT_WEIGHT * c.context()) / questionFeatures;
+      boolean relevant = c.relevant() || cos >= MIN_SENTENCE_COSINE;
+      boolean scored = c.overlap() > 0 || cos >= MIN_SENTENCE_COSINE;
+      out.add(new Candidate(c.source(), c.rank(), c.position(), c.units(), c.overlap(),
+          c.context(), relevant, scored ? share + cos : 0));
     }
     return out;
   }
@@ -359,6 +518,19 @@ public final class ExtractiveGenerator implements Generator {
     return texts.stream().map(sentenceVectors::get).toList();
   }
 
-  private record Candidate(Source source, int rank, int position, String sentence, int overlap,
-      double score) {}
+  /**
+   * One unit of a source as a candidate: {@code units} are all units of the source,
+   * {@code position} this one's index among them.
+   */
+  private record Candidate(Source source, int rank, int position, List<PassageUnits.Unit> units,
+      int overlap, double context, boolean relevant, double score) {
+    PassageUnits.Unit unit() {
+      return units.get(position);
+    }
+
+    /** What is embedded for it: the unit with its prefix (table header, list lead-in). */
+    String meaningText() {
+      return unit().prefix().isEmpty() ? unit().text() : unit().prefix() + " " + unit().text();
+    }
+  }
 }

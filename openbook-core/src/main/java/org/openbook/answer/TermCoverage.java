@@ -189,6 +189,88 @@ public final class TermCoverage {
     return new Report(out);
   }
 
+  /**
+   * A combination the question asks for that no table row of {@code passages} holds: two key
+   * terms of the question found in body cells of different columns of a Markdown table (terms in
+   * the header name columns and are left out) that share no row of any table. "物联网设备开发
+   * 高级班" against a course table whose 物联网设备开发 rows are 入门 and 进阶 only: every term
+   * is covered, the row is not. Terms of one column are alternatives, not a combination
+   * ("从入门学到高级" asks for two rows).
+   *
+   * @param passages the texts the answer quotes from (raw chunk text)
+   * @return the cell texts of the first such pair (e.g. {@code [物联网设备开发, 高级]}); empty
+   *     when every such pair shares a row or no table cell holds two of the terms
+   */
+  public List<String> missingRow(String question, List<String> passages) {
+    List<KeyTerm> terms = keyTerms.of(question);
+    // per term: the (table, row, column, cell) of every body cell holding it
+    Map<KeyTerm, List<String[]>> hits = new LinkedHashMap<>();
+    int table = 0;
+    for (String p : passages) {
+      int block = -1;
+      Set<String> header = Set.of();
+      int row = 0;
+      for (PassageUnits.Unit u : PassageUnits.of(p)) {
+        if (u.kind() != PassageUnits.Kind.TABLE_ROW) {
+          continue;
+        }
+        if (u.block() != block) {
+          block = u.block();
+          table++;
+          row = 0;
+          header = new HashSet<>(analysis.tokenize(u.prefix()));
+        }
+        row++;
+        List<String> cells = cells(u.text());
+        for (int c = 0; c < cells.size(); c++) {
+          Set<String> cellTokens = new HashSet<>(analysis.tokenize(cells.get(c)));
+          for (KeyTerm t : terms) {
+            if (!header.containsAll(t.tokens()) && cellTokens.containsAll(t.tokens())) {
+              hits.computeIfAbsent(t, k -> new ArrayList<>())
+                  .add(new String[] {table + ":" + row, table + ":" + c, cells.get(c)});
+            }
+          }
+        }
+      }
+    }
+    List<KeyTerm> found = terms.stream().filter(hits::containsKey).distinct().toList();
+    for (int i = 0; i < found.size(); i++) {
+      for (int j = i + 1; j < found.size(); j++) {
+        List<String[]> a = hits.get(found.get(i));
+        List<String[]> b = hits.get(found.get(j));
+        Set<String> rowsA = new HashSet<>();
+        Set<String> colsA = new HashSet<>();
+        a.forEach(h -> {
+          rowsA.add(h[0]);
+          colsA.add(h[1]);
+        });
+        boolean sharedRow = b.stream().anyMatch(h -> rowsA.contains(h[0]));
+        boolean sharedColumn = b.stream().anyMatch(h -> colsA.contains(h[1]));
+        if (!sharedRow && !sharedColumn) {
+          return a.get(0)[2].equals(b.get(0)[2]) ? List.of(a.get(0)[2])
+              : List.of(a.get(0)[2], b.get(0)[2]);
+        }
+      }
+    }
+    return List.of();
+  }
+
+  /** The cells of a Markdown table row, stripped, without the outer borders. */
+  private static List<String> cells(String row) {
+    String r = row.strip();
+    if (r.startsWith("|")) {
+      r = r.substring(1);
+    }
+    if (r.endsWith("|")) {
+      r = r.substring(0, r.length() - 1);
+    }
+    List<String> out = new ArrayList<>();
+    for (String c : r.split("\\|", -1)) {
+      out.add(c.strip());
+    }
+    return out;
+  }
+
   private static boolean hasHan(String text) {
     return text.codePoints().anyMatch(
         c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN);

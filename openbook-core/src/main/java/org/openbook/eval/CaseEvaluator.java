@@ -26,7 +26,8 @@ import org.openbook.retrieve.SearchResult;
  * <p>Per case: one retrieval for the top 10 (ranking metrics, timed), then — for configurations
  * with a dense route — one {@link AnswerService#ask} with the offline
  * {@link ExtractiveGenerator} and {@code answerTopK} sources; a status {@code REFUSED_*} counts as
- * refused. Gate 1 is therefore measured exactly as {@code openbook ask} applies it.
+ * refused. Gate 1 is therefore measured exactly as {@code openbook ask} applies it. An answered
+ * case with {@code answer_contains} fragments is also checked for them ({@link AnswerContains}).
  */
 public final class CaseEvaluator {
 
@@ -93,13 +94,17 @@ public final class CaseEvaluator {
       double millis = (System.nanoTime() - t0) / 1e6;
       List<Chunk> ranking = r.hits().stream().map(Hit::chunk).toList();
       Boolean refused = null;
+      Boolean holdsAll = null;
       if (config.hasDense()) {
         Answer a = answers.ask(new Query(c.question(), who, answerTopK, fetchK), t -> { });
         refused = a.status() == AnswerStatus.REFUSED_NO_EVIDENCE
             || a.status() == AnswerStatus.REFUSED_BY_MODEL;
+        if (!c.expectRefuse() && !c.answerContains().isEmpty()) {
+          holdsAll = !refused && AnswerContains.holdsAll(a.text(), c.answerContains());
+        }
       }
       outcomes.add(new QueryOutcome(c.id(), c.type(), c.judge(ranking), millis, c.expectRefuse(),
-          refused, r.rerank().isEmpty() ? Double.NaN : r.rerankMillis()));
+          refused, r.rerank().isEmpty() ? Double.NaN : r.rerankMillis(), holdsAll));
       onCase.run();
     }
     return ConfigResult.summarize(config.name(), config.description(), outcomes);

@@ -17,14 +17,22 @@ import java.util.TreeMap;
  * @param latencyP95  95th-percentile retrieval latency in ms (NaN without timings)
  * @param rerankP50   median time of the reranking stage in ms, part of the latency above (NaN
  *                    when the configuration does not rerank)
+ * @param answers     answers holding every expected fragment, or null when not measured
  */
 public record ConfigResult(
     String name, String description, RankingScores overall,
     Map<String, RankingScores> byType, RefusalCounts refusal, double latencyP50,
-    double latencyP95, double rerankP50) {
+    double latencyP95, double rerankP50, AnswerContains answers) {
 
   public ConfigResult {
     byType = java.util.Collections.unmodifiableMap(new TreeMap<>(byType));
+  }
+
+  /** A result without the answer-content check. */
+  public ConfigResult(String name, String description, RankingScores overall,
+      Map<String, RankingScores> byType, RefusalCounts refusal, double latencyP50,
+      double latencyP95, double rerankP50) {
+    this(name, description, overall, byType, refusal, latencyP50, latencyP95, rerankP50, null);
   }
 
   /**
@@ -37,6 +45,7 @@ public record ConfigResult(
     List<Judged> all = new ArrayList<>();
     Map<String, List<Judged>> perType = new TreeMap<>();
     RefusalCounts refusal = null;
+    AnswerContains answers = null;
     double[] latency = new double[outcomes.size()];
     List<Double> rerank = new ArrayList<>();
     int i = 0;
@@ -53,12 +62,16 @@ public record ConfigResult(
         refusal = (refusal == null ? RefusalCounts.EMPTY : refusal)
             .add(o.expectRefuse(), o.refused());
       }
+      if (o.holdsAll() != null) {
+        answers = (answers == null ? AnswerContains.EMPTY : answers).add(o.id(), o.holdsAll());
+      }
     }
     Map<String, RankingScores> byType = new TreeMap<>();
     perType.forEach((t, js) -> byType.put(t, RankingScores.of(js)));
     return new ConfigResult(name, description, RankingScores.of(all), byType, refusal,
         Percentiles.of(latency, 50), Percentiles.of(latency, 95),
         rerank.isEmpty() ? Double.NaN
-            : Percentiles.of(rerank.stream().mapToDouble(Double::doubleValue).toArray(), 50));
+            : Percentiles.of(rerank.stream().mapToDouble(Double::doubleValue).toArray(), 50),
+        answers);
   }
 }

@@ -56,6 +56,16 @@ public record EvalReport(String title, List<String> setup, List<ConfigResult> co
     for (ConfigResult c : configs) {
       md.append("- `").append(c.name()).append("`: ").append(c.description()).append('\n');
     }
+    for (ConfigResult c : configs) {
+      AnswerContains a = c.answers();
+      if (a != null) {
+        md.append("- `").append(c.name()).append("` answers holding every `answer_contains` "
+            + "fragment: ").append(a.complete()).append('/').append(a.cases()).append(" (")
+            .append(f3(a.share())).append(')')
+            .append(a.missed().isEmpty() ? "" : "; missed: " + String.join(", ", a.missed()))
+            .append('\n');
+      }
+    }
     Set<String> types = new LinkedHashSet<>();
     configs.forEach(c -> types.addAll(c.byType().keySet()));
     if (types.size() > 1 || (types.size() == 1 && !types.contains(""))) {

@@ -71,7 +71,8 @@ public record ExpectedScores(
    * @param config    eval configuration name, e.g. {@code hybrid}
    * @param metric    one of {@link Metric}'s names: {@code recall1}, {@code recall5},
    *                  {@code recall10}, {@code mrr10}, {@code ndcg10}, {@code refusalAccuracy},
-   *                  {@code refusalRecall}, {@code falseRefusalRate}
+   *                  {@code refusalRecall}, {@code falseRefusalRate}, {@code answerContains}
+   *                  (share of answerable cases whose answer holds every expected fragment)
    * @param expected  the value measured when the expectation was set
    * @param tolerance how far below it (above it, for {@code falseRefusalRate}) still passes, ≥ 0
    */
@@ -88,7 +89,7 @@ public record ExpectedScores(
   public enum Metric {
     RECALL1("recall1"), RECALL5("recall5"), RECALL10("recall10"), MRR10("mrr10"),
     NDCG10("ndcg10"), REFUSAL_ACCURACY("refusalAccuracy"), REFUSAL_RECALL("refusalRecall"),
-    FALSE_REFUSAL_RATE("falseRefusalRate");
+    FALSE_REFUSAL_RATE("falseRefusalRate"), ANSWER_CONTAINS("answerContains");
 
     private final String key;
 
@@ -122,6 +123,7 @@ public record ExpectedScores(
         case REFUSAL_ACCURACY -> refusal == null ? Double.NaN : refusal.accuracy();
         case REFUSAL_RECALL -> refusal == null ? Double.NaN : refusal.recall();
         case FALSE_REFUSAL_RATE -> refusal == null ? Double.NaN : refusal.falseRefusalRate();
+        case ANSWER_CONTAINS -> r.answers() == null ? Double.NaN : r.answers().share();
       };
     }
 

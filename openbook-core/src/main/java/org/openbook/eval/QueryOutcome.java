@@ -13,10 +13,19 @@ package org.openbook.eval;
  *                      for this configuration
  * @param rerankMillis  of {@code latencyMillis}, the time the reranking stage took; NaN when the
  *                      configuration has no reranking stage
+ * @param holdsAll      whether the answer holds every {@code answer_contains} fragment
+ *                      ({@link AnswerContains#holdsAll}); null when not measured (no answer was
+ *                      asked, or the case expects a refusal or lists no fragment)
  */
 public record QueryOutcome(
     String id, String type, Judged judged, double latencyMillis, boolean expectRefuse,
-    Boolean refused, double rerankMillis) {
+    Boolean refused, double rerankMillis, Boolean holdsAll) {
+
+  /** An outcome without an answer-content check. */
+  public QueryOutcome(String id, String type, Judged judged, double latencyMillis,
+      boolean expectRefuse, Boolean refused, double rerankMillis) {
+    this(id, type, judged, latencyMillis, expectRefuse, refused, rerankMillis, null);
+  }
 
   /** An outcome of a configuration without a reranking stage. */
   public QueryOutcome(String id, String type, Judged judged, double latencyMillis,
