@@ -112,6 +112,9 @@ public final class SquadBenchmark implements Callable<Integer> {
   @Option(names = "--vector-encoding", defaultValue = "float32",
       description = "HNSW vector storage of the index: float32, int8 or int4 (default: ${DEFAULT-VALUE}).")
   String vectorEncoding;
+  @Option(names = "--paragraphs", description = "Only the first N paragraphs as the corpus, and "
+      + "only the questions about them (quick runs on a smaller corpus).")
+  Integer paragraphs;
 
   @Option(names = "--tag", defaultValue = "", description = "Suffix for the report file names.")
   String tag;
@@ -157,6 +160,13 @@ public final class SquadBenchmark implements Callable<Integer> {
             + data.paragraphs().size() + ": not parallel");
       }
       all = other.questions();
+    }
+    if (paragraphs != null) {
+      // a smaller corpus: the first N paragraphs and only the questions about them
+      int n = Math.min(paragraphs, data.paragraphs().size());
+      data = new SquadDataset(data.name(), data.paragraphs().subList(0, n),
+          data.questions().stream().filter(q -> q.paragraph() < n).toList());
+      all = all.stream().filter(q -> q.paragraph() < n).toList();
     }
     List<SquadDataset.Question> questions = limit == null ? all
         : all.subList(0, Math.min(limit, all.size()));
