@@ -38,7 +38,8 @@ import org.openbook.embed.Vectors;
  * <p>With a {@link TermCoverage} (gate 2) the key terms of the question must be covered by the
  * passages the answer cites: a missing identifier ({@code ERR_4519} when only {@code ERR_4517} is
  * documented), or an IDF-weighted covered share below {@link #MIN_COVERED_SHARE} with a missing
- * term that no chunk of the index contains ({@link TermCoverage#undocumented}), gives the refusal
+ * subject that no chunk of the index contains ({@link TermCoverage#missingSubject}: general words
+ * such as 东西 or 网上 are phrasing, not subjects), gives the refusal
  * sentence followed by {@code 文档中没有关于 X 的说明。} ({@code The documents say nothing about
  * X.}); a partly covered question gets its extract followed by the same sentence for the terms
  * not covered; a term covered by a synonym or by meaning is named with the document term taken
@@ -182,10 +183,10 @@ public final class ExtractiveGenerator implements Generator {
             + noEntry(noRow, lang);
       } else if (covered != null && (!covered.missingIdentifiers().isEmpty()
           || (covered.coveredShare() < MIN_COVERED_SHARE
-              && covered.missing().stream().anyMatch(coverage::undocumented)))) {
+              && covered.missing().stream().anyMatch(coverage::missingSubject)))) {
         List<KeyTerm> lacking = covered.missingIdentifiers();
         if (lacking.isEmpty()) {
-          lacking = covered.missing().stream().filter(coverage::undocumented).toList();
+          lacking = covered.missing().stream().filter(coverage::missingSubject).toList();
         }
         text = refusal.sentenceFor(lang) + (lang == AnswerLanguage.ZH ? "" : " ")
             + notDocumented(lacking, lang);
@@ -228,7 +229,7 @@ public final class ExtractiveGenerator implements Generator {
     }
     // Named only when no document has the term: a word the corpus uses elsewhere (屋里, 以后)
     // is not something "the documents say nothing about".
-    List<KeyTerm> absent = covered.missing().stream().filter(coverage::undocumented).toList();
+    List<KeyTerm> absent = covered.missing().stream().filter(coverage::missingSubject).toList();
     if (!absent.isEmpty()) {
       sb.append(lang == AnswerLanguage.ZH ? "" : " ").append(notDocumented(absent, lang));
     }
