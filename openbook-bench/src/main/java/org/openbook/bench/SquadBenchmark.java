@@ -112,6 +112,7 @@ public final class SquadBenchmark implements Callable<Integer> {
   @Option(names = "--vector-encoding", defaultValue = "float32",
       description = "HNSW vector storage of the index: float32, int8 or int4 (default: ${DEFAULT-VALUE}).")
   String vectorEncoding;
+
   @Option(names = "--paragraphs", description = "Only the first N paragraphs as the corpus, and "
       + "only the questions about them (quick runs on a smaller corpus).")
   Integer paragraphs;
@@ -275,13 +276,16 @@ public final class SquadBenchmark implements Callable<Integer> {
   }
 
   /**
+   * The fusion of the gate study's two-signal rule: the shipped default (min-max 0.3/0.7, BM25
+   * minimum spread 0.1).
+   */
+  private static final String HOLDOUT_FUSION = "minmax:d=0.3:g=0.1";
+
+  /**
    * Leaves every {@code holdout}-th paragraph out of the index and compares the best dense
    * cosine of questions whose paragraph is indexed (answerable) with those whose paragraph is
    * not (unanswerable).
    */
-  /** The fusion of the gate study's two-signal rule: the shipped default (min-max 0.3/0.7, BM25 minimum spread 0.1). */
-  private static final String HOLDOUT_FUSION = "minmax:d=0.3:g=0.1";
-
   private int gateStudy(SquadDataset data, List<SquadDataset.Question> questions,
       StructuredChunker chunker, Embedder model, Embedder embedder,
       List<List<EmbeddedChunk>> embedded) throws IOException {

@@ -16,11 +16,16 @@ import org.openbook.embed.Vectors;
 /**
  * Answers without an LLM by quoting the passages' best sentences, each cited.
  *
- * <p>Every sentence of every source is scored by the number of distinct question features
- * (Han bigrams and lower-cased words, English stop words skipped; no IDF) it contains. The best
- * {@code maxSentences} with a positive score are kept, at most {@code maxPerSource} per source
- * (ties go to the better-ranked source, then the earlier sentence), and printed in source rank
- * order, then document order, each followed by its {@code [n]}. When no sentence overlaps the
+ * <p>Every unit of every source ({@link PassageUnits}: a sentence, a list item, a table row) is
+ * scored by the number of distinct question features (Han bigrams and lower-cased words, English
+ * stop words skipped; no IDF) it contains, plus half the features only the other sentences of
+ * its paragraph hold ({@link #CONTEXT_WEIGHT}). The best {@code maxSentences} with a positive
+ * score are picked, at most {@code maxPerSource} per source (ties go to the better-ranked source,
+ * then the earlier unit); a unit after the first must reach {@link #MIN_RELATIVE_SCORE} of the
+ * best score. Each pick is quoted with what belongs to it ({@link #expand}: a table row with its
+ * header, a short list whole with its lead-in, the relevant sentences of a short paragraph, a
+ * sentence continuing it), in source rank order, then document order, each followed by its
+ * {@code [n]}. When no sentence overlaps the
  * question the reply is the refusal sentence: passing gate 1 only says a passage is near the
  * question, and quoting a sentence that shares no word with it would pass an unrelated passage
  * off as the answer (this is the extractive counterpart of the LLM's refusal). The text starts with a label saying it
@@ -38,9 +43,13 @@ import org.openbook.embed.Vectors;
  * <p>With a {@link TermCoverage} (gate 2) the key terms of the question must be covered by the
  * passages the answer cites: a missing identifier ({@code ERR_4519} when only {@code ERR_4517} is
  * documented), or an IDF-weighted covered share below {@link #MIN_COVERED_SHARE} with a missing
- * term that no chunk of the index contains ({@link TermCoverage#undocumented}), gives the refusal
+ * subject that no chunk of the index contains ({@link TermCoverage#missingSubject}: general words
+ * such as 东西 or 网上 are phrasing, not subjects), gives the refusal
  * sentence followed by {@code 文档中没有关于 X 的说明。} ({@code The documents say nothing about
- * X.}); a partly covered question gets its extract followed by the same sentence for the terms
+ * X.}); a question asking for a table row no row holds (two values of different columns that
+ * never share a row, {@link TermCoverage#missingRow}) is refused with
+ * {@code 文档中没有 X + Y 的条目。}; a partly covered question gets its extract followed by the
+ * same sentence for the terms
  * not covered; a term covered by a synonym or by meaning is named with the document term taken
  * for it ({@code （“过滤网”按文档中的“滤芯”理解。）}).
  */
@@ -182,10 +191,10 @@ public final class ExtractiveGenerator implements Generator {
             + noEntry(noRow, lang);
       } else if (covered != null && (!covered.missingIdentifiers().isEmpty()
           || (covered.coveredShare() < MIN_COVERED_SHARE
-              && covered.missing().stream().anyMatch(coverage::undocumented)))) {
+              && covered.missing().stream().anyMatch(coverage::missingSubject)))) {
         List<KeyTerm> lacking = covered.missingIdentifiers();
         if (lacking.isEmpty()) {
-          lacking = covered.missing().stream().filter(coverage::undocumented).toList();
+          lacking = covered.missing().stream().filter(coverage::missingSubject).toList();
         }
         text = refusal.sentenceFor(lang) + (lang == AnswerLanguage.ZH ? "" : " ")
             + notDocumented(lacking, lang);
@@ -228,7 +237,7 @@ public final class ExtractiveGenerator implements Generator {
     }
     // Named only when no document has the term: a word the corpus uses elsewhere (屋里, 以后)
     // is not something "the documents say nothing about".
-    List<KeyTerm> absent = covered.missing().stream().filter(coverage::undocumented).toList();
+    List<KeyTerm> absent = covered.missing().stream().filter(coverage::missingSubject).toList();
     if (!absent.isEmpty()) {
       sb.append(lang == AnswerLanguage.ZH ? "" : " ").append(notDocumented(absent, lang));
     }

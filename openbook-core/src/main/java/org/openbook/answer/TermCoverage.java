@@ -340,6 +340,17 @@ public final class TermCoverage {
     return t.han() && !t.identifier() && weights.docFreq(t) == 0;
   }
 
+  /**
+   * Whether {@code term} names a subject the documents lack: no chunk contains it
+   * ({@link #undocumented}) and it is not a general Chinese word ({@link GeneralWords}: 东西,
+   * 网上, 回来 are phrasing, not subjects). Identifiers and non-Han terms count whenever
+   * undocumented.
+   */
+  public boolean missingSubject(KeyTerm term) {
+    return undocumented(term)
+        && (term.identifier() || !term.han() || !GeneralWords.common(term.text()));
+  }
+
   /** Whether no chunk of the index contains {@code term} (always false without statistics). */
   public boolean undocumented(KeyTerm term) {
     return weights.docCount() > 0 && weights.docFreq(term) == 0;

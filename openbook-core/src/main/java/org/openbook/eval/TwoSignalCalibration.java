@@ -44,9 +44,9 @@ public final class TwoSignalCalibration {
   }
 
   /** Dense thresholds of the table. */
-  static final double[] DENSE = {0.45, 0.50, 0.53, 0.55, 0.58, 0.60, 0.65};
+  static final double[] DENSE = {0.45, 0.50, 0.53, 0.54, 0.55, 0.56, 0.57, 0.58, 0.60, 0.65};
   /** Lexical thresholds of the table; above 1 means the lexical share is off. */
-  static final double[] LEXICAL = {0.6, 0.8, 1.0, Double.POSITIVE_INFINITY};
+  static final double[] LEXICAL = {0.6, 0.7, 0.8, 0.9, 1.0, Double.POSITIVE_INFINITY};
 
   private final List<Evidence> answerable;
   private final List<Evidence> unanswerable;

@@ -12,6 +12,7 @@ import org.openbook.embed.DenseRoutes;
 import org.openbook.eval.EvalCase;
 import org.openbook.eval.EvalCases;
 import org.openbook.eval.GateCalibration;
+import org.openbook.eval.TwoSignalCalibration;
 import org.openbook.retrieve.HybridRetriever;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.Retriever;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code openbook calibrate (--answerable FILE --unanswerable FILE | --cases FILE) --index PATH}:
  * the best dense cosine of every question (among the chunks its principal may read), for both
- * groups, with a verdict on gate 1 ({@link GateCalibration}). Question files are JSON Lines of
+ * groups, with a verdict on gate 1 ({@link GateCalibration}); with the two-signal gate on, also
+ * the trade-off table of the two-signal rule on the top-k hits ({@link TwoSignalCalibration}). Question files are JSON Lines of
  * {@code {question, principal?}}; a kb-demo cases file is split by its {@code expect} field.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
@@ -85,9 +87,31 @@ public final class CalibrateCommand implements Callable<Integer> {
       out.printf("index %s (%d chunks, %s); current gate-1 threshold %.3f%n%n", common.index,
           engine.count(), routes.primary().modelId(), engine.settings().gate().threshold());
       out.print(g.render());
+      if (engine.gate().lexical()) {
+        // The two-signal rule as `ask` applies it: the gate's verdict on the top-k hits.
+        out.printf("%nTwo-signal gate 1 (dense threshold %.3f, lexical threshold %.2f in use) "
+            + "against the dense route alone:%n", engine.gate().denseThreshold(),
+            engine.gate().lexicalThreshold());
+        out.print(new TwoSignalCalibration(evidence(dense, answerable, engine),
+            evidence(dense, unanswerable, engine)).render());
+      }
       out.flush();
       return 0;
     }
+  }
+
+  private static List<TwoSignalCalibration.Evidence> evidence(Retriever dense,
+      List<EvalCase> cases, OpenBook engine) throws IOException {
+    List<TwoSignalCalibration.Evidence> out = new ArrayList<>();
+    for (EvalCase c : cases) {
+      Query q = engine.query(c.question(), engine.principal(c.principal()), null);
+      var top = engine.retriever().retrieve(q);
+      double route = dense.retrieve(new Query(c.question(), q.principal(), 1, 10))
+          .bestDenseScore();
+      out.add(new TwoSignalCalibration.Evidence(route,
+          engine.gate().judge(c.question(), top.hits(), top.bestDenseScore())));
+    }
+    return out;
   }
 
   private static double[] bestCosines(Retriever dense, List<EvalCase> cases, OpenBook engine)
