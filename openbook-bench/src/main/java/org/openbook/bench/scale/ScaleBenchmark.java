@@ -1,0 +1,215 @@
+package org.openbook.bench.scale;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.openbook.bench.SquadBenchmark;
+import org.openbook.chunk.ChunkerSettings;
+import org.openbook.chunk.StructuredChunker;
+import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.embed.CachingEmbedder;
+import org.openbook.embed.Embedder;
+import org.openbook.embed.EmbeddingCache;
+import org.openbook.embed.Vectors;
+import org.openbook.eval.Percentiles;
+import org.openbook.eval.SquadDataset;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The scale benchmark of docs/PERFORMANCE.md: grows real passages (every context of CMRC 2018,
+ * DRCD, XQuAD and the chunks of the docs folders) into a corpus of up to 200k+ chunks
+ * ({@link VariantCorpus}), validates the derived vectors against the model, then measures each
+ * corpus size in one run ({@link ScaleMeasurement}) and writes {@code scale.md} and two PNG
+ * charts into {@code --out}.
+ *
+ * <p>Model vectors (passages, their prefixes and sentences, validation variants, questions) are
+ * cached in {@code --work}/embedding-cache (key: model id + SHA-256 of the text), so only the
+ * first run pays for the model.
+ */
+@Command(name = "scale-benchmark", mixinStandardHelpOptions = true,
+    description = "Retrieval latency, HNSW recall and memory at 10k-200k+ realistic chunks.")
+public final class ScaleBenchmark implements Callable<Integer> {
+
+  @Option(names = "--shared", description = "Shared data folder (default: $openbook.shared, else ../shared).")
+  Path shared;
+
+  @Option(names = "--work", defaultValue = "/tmp/openbook-scale",
+      description = "Indexes and embedding cache (default: ${DEFAULT-VALUE}).")
+  Path work;
+
+  @Option(names = "--out", defaultValue = "docs/perf", description = "Report folder (default: ${DEFAULT-VALUE}).")
+  Path out;
+
+  @Option(names = "--sizes", defaultValue = "10000,50000,200000", split = ",",
+      description = "Corpus sizes in chunks (default: ${DEFAULT-VALUE}).")
+  int[] sizes;
+
+  @Option(names = "--queries", defaultValue = "300", description = "Timed questions per size (default: ${DEFAULT-VALUE}).")
+  int queries;
+
+  @Option(names = "--warmup", defaultValue = "30", description = "Warm-up questions (default: ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--recall-queries", defaultValue = "200", description = "Questions for recall (default: ${DEFAULT-VALUE}).")
+  int recallQueries;
+
+  @Option(names = "--validate", defaultValue = "500",
+      description = "Variants embedded by the model to validate derived vectors; 0 = skip (default: ${DEFAULT-VALUE}).")
+  int validate;
+
+  @Option(names = "--probe-xmx", defaultValue = "512m",
+      description = "-Xmx of the serving JVM whose RSS is measured; 'none' = skip (default: ${DEFAULT-VALUE}).")
+  String probeXmx;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Corpus seed (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  /** The SQuAD-format sets and docs folders the sources come from. */
+  static final List<String> SETS = List.of("cmrc2018", "drcd", "xquad-zh", "xquad-en");
+  static final List<String> DOCS = List.of("docs-zh", "docs-en");
+
+  @Override
+  public Integer call() throws Exception {
+    Path root = shared != null ? shared
+        : Paths.get(System.getProperty("openbook.shared", "../shared"));
+    Files.createDirectories(work);
+    BgeSmallZhEmbedder model = new BgeSmallZhEmbedder();
+    try (EmbeddingCache cache = EmbeddingCache.open(work.resolve(EmbeddingCache.FOLDER_NAME))) {
+      CachingEmbedder cached = new CachingEmbedder(model, cache);
+      StructuredChunker chunker = new StructuredChunker(ChunkerSettings.DEFAULT,
+          model::countTokens, model.maxInputTokens());
+      List<SourcePassage> sources = new ArrayList<>();
+      List<String> questions = new ArrayList<>();
+      for (String set : SETS) {
+        SquadDataset data = SquadDataset.read(set,
+            root.resolve(SquadBenchmark.DATASETS.get(set)));
+        sources.addAll(SourceCorpus.fromSquad(set, data, chunker));
+        data.questions().forEach(q -> questions.add(q.text()));
+      }
+      for (String docs : DOCS) {
+        sources.addAll(SourceCorpus.fromMarkdown(docs, root.resolve("datasets").resolve(docs),
+            chunker));
+      }
+      Collections.shuffle(questions, new Random(7));
+      List<String> asked = List.copyOf(questions.subList(0, Math.min(queries, questions.size())));
+      Run run = new Run(sources, asked, cached, model, cache, sizes, warmup, recallQueries,
+          validate, "none".equals(probeXmx) ? null : probeXmx, seed, work, out);
+      run.execute();
+    }
+    return 0;
+  }
+
+  /**
+   * One benchmark run on given inputs (the command's, or a small generated set in the smoke
+   * test).
+   *
+   * @param model    the embedding model timed for the query embedding (uncached)
+   * @param cached   the same model behind the embedding cache, for everything else
+   * @param cache    committed after embedding, or null
+   */
+  record Run(List<SourcePassage> sources, List<String> questions, Embedder cached,
+      Embedder model, EmbeddingCache cache, int[] sizes, int warmup, int recallQueries,
+      int validate, String probeXmx, long seed, Path work, Path out) {
+
+    void execute() throws Exception {
+      int max = Arrays.stream(sizes).max().orElseThrow();
+      ScaleMeasurement.log("%,d source passages, %,d questions; embedding units", sources.size(),
+          questions.size());
+      Set<String> units = new LinkedHashSet<>();
+      for (SourcePassage p : sources) {
+        units.add(p.embedText());
+        units.add(p.prefix());
+        units.addAll(p.sentences());
+      }
+      long t0 = System.nanoTime();
+      UnitVectors vectors = UnitVectors.embed(units, cached, 64);
+      double embedSeconds = (System.nanoTime() - t0) / 1e9;
+      commitCache();
+      List<ScaleChunk> corpus = VariantCorpus.grow(sources, vectors, max, seed);
+      QueryVectors queryVectors = new QueryVectors(cached, questions);
+      commitCache();
+      Validation validation = validate > 0 ? validate(corpus, vectors, queryVectors) : null;
+      commitCache();
+      ScaleMeasurement m = new ScaleMeasurement(corpus, model, queryVectors, questions, warmup,
+          recallQueries);
+      List<SizeResult> results = new ArrayList<>();
+      for (int n : sizes) {
+        ScaleMeasurement.log("measuring %,d chunks", n);
+        results.add(m.measure(n, work.resolve("index-" + n), probeXmx));
+        ScaleReport.write(out, new ScaleReport.Setup(sources, units.size(), embedSeconds,
+            corpus, questions.size(), warmup, recallQueries, model.modelId()), validation,
+            results);
+      }
+    }
+
+    private void commitCache() throws java.io.IOException {
+      if (cache != null) {
+        cache.commit();
+      }
+    }
+
+    private Validation validate(List<ScaleChunk> corpus, UnitVectors vectors,
+        QueryVectors queryVectors) throws Exception {
+      Random random = new Random(seed + 2);
+      int s = sources.size();
+      List<ScaleChunk> sample = new ArrayList<>();
+      if (corpus.size() > s) {
+        for (int i = 0; i < validate; i++) {
+          sample.add(corpus.get(s + random.nextInt(corpus.size() - s)));
+        }
+      }
+      List<float[]> modelVectors = cached.embedAll(sample.stream().map(ScaleChunk::embedText)
+          .toList());
+      double[] cos = new double[sample.size()];
+      for (int i = 0; i < cos.length; i++) {
+        cos[i] = Vectors.cosine(modelVectors.get(i), sample.get(i).vector());
+      }
+      List<ScaleChunk> derived = new ArrayList<>(s);
+      double sourceCos = 0;
+      for (int i = 0; i < s; i++) {
+        ScaleChunk c = corpus.get(i);
+        SourcePassage p = sources.get(i);
+        float[] d = vectors.derive(p.prefix(), p.sentences());
+        sourceCos += Vectors.cosine(d, c.vector());
+        derived.add(new ScaleChunk(c.n(), c.docId(), c.dept(), c.prefix(), c.raw(), d,
+            c.origin()));
+      }
+      List<ScaleChunk> real = corpus.subList(0, s);
+      ExactKnn onReal = new ExactKnn(real, cached.dimension());
+      ExactKnn onDerived = new ExactKnn(derived, cached.dimension());
+      Set<String> all = VariantCorpus.DEPARTMENTS.keySet();
+      double overlap = 0;
+      int m = Math.min(recallQueries, questions.size());
+      for (int i = 0; i < m; i++) {
+        float[] q = queryVectors.of(questions.get(i));
+        Set<String> a = onReal.top(q, s, 10, all);
+        Set<String> b = onDerived.top(q, s, 10, all);
+        overlap += b.stream().filter(a::contains).count() / 10.0;
+      }
+      ScaleMeasurement.log("validation: measuring %,d source passages, model vs derived", s);
+      SizeResult onModel = new ScaleMeasurement(real, model, queryVectors, questions, warmup,
+          recallQueries).measure(s, work.resolve("index-validate-model"), null);
+      SizeResult onDerivedResult = new ScaleMeasurement(derived, model, queryVectors, questions,
+          warmup, recallQueries).measure(s, work.resolve("index-validate-derived"), null);
+      return new Validation(sample.size(),
+          Arrays.stream(cos).average().orElse(Double.NaN),
+          cos.length == 0 ? Double.NaN : Percentiles.of(cos, 5),
+          Arrays.stream(cos).min().orElse(Double.NaN), sourceCos / s, overlap / m, onModel,
+          onDerivedResult);
+    }
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ScaleBenchmark()).execute(args));
+  }
+}
