@@ -11,12 +11,12 @@ import org.openbook.embed.Embedder;
  * retrieval timings exclude the query embedding (which is timed on its own). Same model id,
  * dimension and token counts as the model it stands for.
  */
-final class QueryVectors implements Embedder {
+public final class QueryVectors implements Embedder {
   private final Embedder model;
   private final Map<String, float[]> vectors = new HashMap<>();
 
   /** Embeds the bounded form of every question with {@code model} (cached or not). */
-  QueryVectors(Embedder model, List<String> questions) {
+  public QueryVectors(Embedder model, List<String> questions) {
     this.model = model;
     List<String> bounded = questions.stream().map(q -> BoundedInput.of(q, model)).toList();
     List<float[]> v = model.embedAll(bounded);
@@ -26,7 +26,7 @@ final class QueryVectors implements Embedder {
   }
 
   /** The vector of {@code question} as the retriever embeds it. */
-  float[] of(String question) {
+  public float[] of(String question) {
     return embed(BoundedInput.of(question, model));
   }
 

@@ -86,27 +86,66 @@ public final class ScaleBenchmark implements Callable<Integer> {
     BgeSmallZhEmbedder model = new BgeSmallZhEmbedder();
     try (EmbeddingCache cache = EmbeddingCache.open(work.resolve(EmbeddingCache.FOLDER_NAME))) {
       CachingEmbedder cached = new CachingEmbedder(model, cache);
-      StructuredChunker chunker = new StructuredChunker(ChunkerSettings.DEFAULT,
-          model::countTokens, model.maxInputTokens());
-      List<SourcePassage> sources = new ArrayList<>();
-      List<String> questions = new ArrayList<>();
-      for (String set : SETS) {
-        SquadDataset data = SquadDataset.read(set,
-            root.resolve(SquadBenchmark.DATASETS.get(set)));
-        sources.addAll(SourceCorpus.fromSquad(set, data, chunker));
-        data.questions().forEach(q -> questions.add(q.text()));
-      }
-      for (String docs : DOCS) {
-        sources.addAll(SourceCorpus.fromMarkdown(docs, root.resolve("datasets").resolve(docs),
-            chunker));
-      }
-      Collections.shuffle(questions, new Random(7));
-      List<String> asked = List.copyOf(questions.subList(0, Math.min(queries, questions.size())));
-      Run run = new Run(sources, asked, cached, model, cache, sizes, warmup, recallQueries,
-          validate, "none".equals(probeXmx) ? null : probeXmx, seed, work, out);
+      Sources s = sources(root, model, queries);
+      Run run = new Run(s.passages(), s.questions(), cached, model, cache, sizes, warmup,
+          recallQueries, validate, "none".equals(probeXmx) ? null : probeXmx, seed, work, out);
       run.execute();
     }
     return 0;
+  }
+
+  /**
+   * The source passages and the questions of the benchmark.
+   *
+   * @param passages  every chunk of {@link #SETS} and {@link #DOCS}, in that order
+   * @param questions questions of {@link #SETS}, shuffled with a fixed seed
+   */
+  public record Sources(List<SourcePassage> passages, List<String> questions) {}
+
+  /**
+   * Reads the sources from the shared data folder {@code root}, chunked as the app chunks
+   * (default settings, {@code model}'s token budget), and the first {@code queries} questions.
+   *
+   * @throws java.io.IOException if a data set cannot be read
+   */
+  public static Sources sources(Path root, Embedder model, int queries)
+      throws java.io.IOException {
+    StructuredChunker chunker = new StructuredChunker(ChunkerSettings.DEFAULT,
+        model::countTokens, model.maxInputTokens());
+    List<SourcePassage> sources = new ArrayList<>();
+    List<String> questions = new ArrayList<>();
+    for (String set : SETS) {
+      SquadDataset data = SquadDataset.read(set, root.resolve(SquadBenchmark.DATASETS.get(set)));
+      sources.addAll(SourceCorpus.fromSquad(set, data, chunker));
+      data.questions().forEach(q -> questions.add(q.text()));
+    }
+    for (String docs : DOCS) {
+      sources.addAll(SourceCorpus.fromMarkdown(docs, root.resolve("datasets").resolve(docs),
+          chunker));
+    }
+    Collections.shuffle(questions, new Random(7));
+    return new Sources(sources,
+        List.copyOf(questions.subList(0, Math.min(queries, questions.size()))));
+  }
+
+  /**
+   * The scale corpus of {@code total} chunks grown from {@code sources} with {@code seed}, the
+   * units embedded through {@code embedder} (use a cached one).
+   */
+  public static List<ScaleChunk> corpus(List<SourcePassage> sources, Embedder embedder,
+      int total, long seed) {
+    return VariantCorpus.grow(sources, UnitVectors.embed(units(sources), embedder, 64), total,
+        seed);
+  }
+
+  static Set<String> units(List<SourcePassage> sources) {
+    Set<String> units = new LinkedHashSet<>();
+    for (SourcePassage p : sources) {
+      units.add(p.embedText());
+      units.add(p.prefix());
+      units.addAll(p.sentences());
+    }
+    return units;
   }
 
   /**
@@ -125,12 +164,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
       int max = Arrays.stream(sizes).max().orElseThrow();
       ScaleMeasurement.log("%,d source passages, %,d questions; embedding units", sources.size(),
           questions.size());
-      Set<String> units = new LinkedHashSet<>();
-      for (SourcePassage p : sources) {
-        units.add(p.embedText());
-        units.add(p.prefix());
-        units.addAll(p.sentences());
-      }
+      Set<String> units = units(sources);
       long t0 = System.nanoTime();
       UnitVectors vectors = UnitVectors.embed(units, cached, 64);
       double embedSeconds = (System.nanoTime() - t0) / 1e9;
