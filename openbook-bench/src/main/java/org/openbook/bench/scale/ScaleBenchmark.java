@@ -74,9 +74,16 @@ public final class ScaleBenchmark implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "42", description = "Corpus seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  /** The SQuAD-format sets and docs folders the sources come from. */
+  @Option(names = "--pool", defaultValue = "1000",
+      description = "Source passages whose sentences are embedded and varied (default: ${DEFAULT-VALUE}).")
+  int pool;
+
+  @Option(names = "--docs", split = ",", defaultValue = "",
+      description = "Docs folders under datasets/ to add as sources, e.g. docs-zh,docs-en (default: none).")
+  List<String> docs;
+
+  /** The SQuAD-format sets the sources come from. */
   static final List<String> SETS = List.of("cmrc2018", "drcd", "xquad-zh", "xquad-en");
-  static final List<String> DOCS = List.of("docs-zh", "docs-en");
 
   @Override
   public Integer call() throws Exception {
@@ -86,9 +93,10 @@ public final class ScaleBenchmark implements Callable<Integer> {
     BgeSmallZhEmbedder model = new BgeSmallZhEmbedder();
     try (EmbeddingCache cache = EmbeddingCache.open(work.resolve(EmbeddingCache.FOLDER_NAME))) {
       CachingEmbedder cached = new CachingEmbedder(model, cache);
-      Sources s = sources(root, model, queries);
+      Sources s = sources(root, model, queries, docs.stream().filter(d -> !d.isBlank()).toList());
       Run run = new Run(s.passages(), s.questions(), cached, model, cache, sizes, warmup,
-          recallQueries, validate, "none".equals(probeXmx) ? null : probeXmx, seed, work, out);
+          recallQueries, validate, "none".equals(probeXmx) ? null : probeXmx, seed, pool, work,
+          out);
       run.execute();
     }
     return 0;
@@ -97,7 +105,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
   /**
    * The source passages and the questions of the benchmark.
    *
-   * @param passages  every chunk of {@link #SETS} and {@link #DOCS}, in that order
+   * @param passages  every chunk of {@link #SETS}, then of the docs folders asked for
    * @param questions questions of {@link #SETS}, shuffled with a fixed seed
    */
   public record Sources(List<SourcePassage> passages, List<String> questions) {}
@@ -106,9 +114,10 @@ public final class ScaleBenchmark implements Callable<Integer> {
    * Reads the sources from the shared data folder {@code root}, chunked as the app chunks
    * (default settings, {@code model}'s token budget), and the first {@code queries} questions.
    *
+   * @param docs folders under {@code root/datasets} whose Markdown files are added (may be empty)
    * @throws java.io.IOException if a data set cannot be read
    */
-  public static Sources sources(Path root, Embedder model, int queries)
+  public static Sources sources(Path root, Embedder model, int queries, List<String> docs)
       throws java.io.IOException {
     StructuredChunker chunker = new StructuredChunker(ChunkerSettings.DEFAULT,
         model::countTokens, model.maxInputTokens());
@@ -119,9 +128,8 @@ public final class ScaleBenchmark implements Callable<Integer> {
       sources.addAll(SourceCorpus.fromSquad(set, data, chunker));
       data.questions().forEach(q -> questions.add(q.text()));
     }
-    for (String docs : DOCS) {
-      sources.addAll(SourceCorpus.fromMarkdown(docs, root.resolve("datasets").resolve(docs),
-          chunker));
+    for (String d : docs) {
+      sources.addAll(SourceCorpus.fromMarkdown(d, root.resolve("datasets").resolve(d), chunker));
     }
     Collections.shuffle(questions, new Random(7));
     return new Sources(sources,
@@ -133,15 +141,18 @@ public final class ScaleBenchmark implements Callable<Integer> {
    * units embedded through {@code embedder} (use a cached one).
    */
   public static List<ScaleChunk> corpus(List<SourcePassage> sources, Embedder embedder,
-      int total, long seed) {
-    return VariantCorpus.grow(sources, UnitVectors.embed(units(sources), embedder, 64), total,
-        seed);
+      int total, long seed, int poolSize) {
+    return VariantCorpus.grow(sources,
+        UnitVectors.embed(units(sources, poolSize, seed), embedder, 64), total, seed, poolSize);
   }
 
-  static Set<String> units(List<SourcePassage> sources) {
+  /** Texts needing a model vector: every source's embedText, the pool's prefixes and sentences. */
+  static Set<String> units(List<SourcePassage> sources, int poolSize, long seed) {
     Set<String> units = new LinkedHashSet<>();
     for (SourcePassage p : sources) {
       units.add(p.embedText());
+    }
+    for (SourcePassage p : VariantCorpus.pool(sources, poolSize, seed)) {
       units.add(p.prefix());
       units.addAll(p.sentences());
     }
@@ -158,18 +169,18 @@ public final class ScaleBenchmark implements Callable<Integer> {
    */
   record Run(List<SourcePassage> sources, List<String> questions, Embedder cached,
       Embedder model, EmbeddingCache cache, int[] sizes, int warmup, int recallQueries,
-      int validate, String probeXmx, long seed, Path work, Path out) {
+      int validate, String probeXmx, long seed, int poolSize, Path work, Path out) {
 
     void execute() throws Exception {
       int max = Arrays.stream(sizes).max().orElseThrow();
       ScaleMeasurement.log("%,d source passages, %,d questions; embedding units", sources.size(),
           questions.size());
-      Set<String> units = units(sources);
+      Set<String> units = units(sources, poolSize, seed);
       long t0 = System.nanoTime();
-      UnitVectors vectors = UnitVectors.embed(units, cached, 64);
+      UnitVectors vectors = UnitVectors.embed(units, cached, 64, this::checkpoint);
       double embedSeconds = (System.nanoTime() - t0) / 1e9;
       commitCache();
-      List<ScaleChunk> corpus = VariantCorpus.grow(sources, vectors, max, seed);
+      List<ScaleChunk> corpus = VariantCorpus.grow(sources, vectors, max, seed, poolSize);
       QueryVectors queryVectors = new QueryVectors(cached, questions);
       commitCache();
       Validation validation = validate > 0 ? validate(corpus, vectors, queryVectors) : null;
@@ -186,21 +197,32 @@ public final class ScaleBenchmark implements Callable<Integer> {
       }
     }
 
+    private void checkpoint() {
+      try {
+        commitCache();
+      } catch (java.io.IOException e) {
+        System.err.println("embedding cache commit failed: " + e);
+      }
+    }
+
     private void commitCache() throws java.io.IOException {
       if (cache != null) {
         cache.commit();
       }
     }
 
+    /**
+     * Model vs derived vectors: {@code validate} variants drawn from the corpus are embedded by
+     * the model; the validation corpus is the pool passages plus those variants, once with
+     * model vectors and once with derived ones, measured alike.
+     */
     private Validation validate(List<ScaleChunk> corpus, UnitVectors vectors,
         QueryVectors queryVectors) throws Exception {
       Random random = new Random(seed + 2);
       int s = sources.size();
       List<ScaleChunk> sample = new ArrayList<>();
-      if (corpus.size() > s) {
-        for (int i = 0; i < validate; i++) {
-          sample.add(corpus.get(s + random.nextInt(corpus.size() - s)));
-        }
+      for (int i = 0; i < validate && corpus.size() > s; i++) {
+        sample.add(corpus.get(s + random.nextInt(corpus.size() - s)));
       }
       List<float[]> modelVectors = cached.embedAll(sample.stream().map(ScaleChunk::embedText)
           .toList());
@@ -208,17 +230,30 @@ public final class ScaleBenchmark implements Callable<Integer> {
       for (int i = 0; i < cos.length; i++) {
         cos[i] = Vectors.cosine(modelVectors.get(i), sample.get(i).vector());
       }
-      List<ScaleChunk> derived = new ArrayList<>(s);
+      List<ScaleChunk> real = new ArrayList<>();
+      List<ScaleChunk> derived = new ArrayList<>();
       double sourceCos = 0;
-      for (int i = 0; i < s; i++) {
-        ScaleChunk c = corpus.get(i);
-        SourcePassage p = sources.get(i);
+      List<SourcePassage> pool = VariantCorpus.pool(sources, poolSize, seed);
+      for (SourcePassage p : pool) {
+        float[] model = vectors.of(p.embedText());
         float[] d = vectors.derive(p.prefix(), p.sentences());
-        sourceCos += Vectors.cosine(d, c.vector());
-        derived.add(new ScaleChunk(c.n(), c.docId(), c.dept(), c.prefix(), c.raw(), d,
+        sourceCos += Vectors.cosine(d, model);
+        int n = real.size();
+        real.add(new ScaleChunk(n, "val/d" + n / VariantCorpus.CHUNKS_PER_DOC, "public",
+            p.prefix(), p.raw(), model, ScaleChunk.Origin.SOURCE));
+        derived.add(new ScaleChunk(n, "val/d" + n / VariantCorpus.CHUNKS_PER_DOC, "public",
+            p.prefix(), p.raw(), d, ScaleChunk.Origin.SOURCE));
+      }
+      for (int i = 0; i < sample.size(); i++) {
+        ScaleChunk c = sample.get(i);
+        int n = real.size();
+        String doc = "val/d" + n / VariantCorpus.CHUNKS_PER_DOC;
+        real.add(new ScaleChunk(n, doc, c.dept(), c.prefix(), c.raw(), modelVectors.get(i),
+            c.origin()));
+        derived.add(new ScaleChunk(n, doc, c.dept(), c.prefix(), c.raw(), c.vector(),
             c.origin()));
       }
-      List<ScaleChunk> real = corpus.subList(0, s);
+      int v = real.size();
       ExactKnn onReal = new ExactKnn(real, cached.dimension());
       ExactKnn onDerived = new ExactKnn(derived, cached.dimension());
       Set<String> all = VariantCorpus.DEPARTMENTS.keySet();
@@ -226,20 +261,20 @@ public final class ScaleBenchmark implements Callable<Integer> {
       int m = Math.min(recallQueries, questions.size());
       for (int i = 0; i < m; i++) {
         float[] q = queryVectors.of(questions.get(i));
-        Set<String> a = onReal.top(q, s, 10, all);
-        Set<String> b = onDerived.top(q, s, 10, all);
+        Set<String> a = onReal.top(q, v, 10, all);
+        Set<String> b = onDerived.top(q, v, 10, all);
         overlap += b.stream().filter(a::contains).count() / 10.0;
       }
-      ScaleMeasurement.log("validation: measuring %,d source passages, model vs derived", s);
+      ScaleMeasurement.log("validation: measuring %,d chunks, model vs derived vectors", v);
       SizeResult onModel = new ScaleMeasurement(real, model, queryVectors, questions, warmup,
-          recallQueries).measure(s, work.resolve("index-validate-model"), null);
+          recallQueries).measure(v, work.resolve("index-validate-model"), null);
       SizeResult onDerivedResult = new ScaleMeasurement(derived, model, queryVectors, questions,
-          warmup, recallQueries).measure(s, work.resolve("index-validate-derived"), null);
+          warmup, recallQueries).measure(v, work.resolve("index-validate-derived"), null);
       return new Validation(sample.size(),
           Arrays.stream(cos).average().orElse(Double.NaN),
           cos.length == 0 ? Double.NaN : Percentiles.of(cos, 5),
-          Arrays.stream(cos).min().orElse(Double.NaN), sourceCos / s, overlap / m, onModel,
-          onDerivedResult);
+          Arrays.stream(cos).min().orElse(Double.NaN), sourceCos / pool.size(), overlap / m,
+          onModel, onDerivedResult);
     }
   }
 

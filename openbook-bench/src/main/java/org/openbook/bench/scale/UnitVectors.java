@@ -34,6 +34,15 @@ public final class UnitVectors {
    * {@code batch}, shortest first (less padding), reporting progress on stderr.
    */
   public static UnitVectors embed(Collection<String> units, Embedder embedder, int batch) {
+    return embed(units, embedder, batch, () -> { });
+  }
+
+  /**
+   * As {@link #embed(Collection, Embedder, int)}, calling {@code checkpoint} every 20 batches
+   * (e.g. to commit the embedding cache, so an interrupted run keeps what it embedded).
+   */
+  public static UnitVectors embed(Collection<String> units, Embedder embedder, int batch,
+      Checkpoint checkpoint) {
     Set<String> distinct = new LinkedHashSet<>();
     for (String u : units) {
       String t = u.strip();
@@ -52,11 +61,18 @@ public final class UnitVectors {
         out.vectors.put(part.get(j), v.get(j));
       }
       if ((i / batch) % 20 == 0) {
+        checkpoint.run();
         System.err.printf("units %,d / %,d (%.0f s)%n", i + part.size(), todo.size(),
             (System.nanoTime() - t0) / 1e9);
       }
     }
     return out;
+  }
+
+  /** Called between batches. */
+  public interface Checkpoint {
+    /** Runs between two batches; failures are the caller's to report. */
+    void run();
   }
 
   /** Dimension of the vectors. */

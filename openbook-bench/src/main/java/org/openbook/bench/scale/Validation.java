@@ -7,12 +7,13 @@ package org.openbook.bench.scale;
  * @param meanCosine        mean cosine between a variant's model vector and its derived vector
  * @param p5Cosine          5th percentile of that cosine
  * @param minCosine         its minimum
- * @param sourceCosine      mean cosine, over the source passages, between the model vector of
+ * @param sourceCosine      mean cosine, over the pool passages, between the model vector of
  *                          the whole passage and the vector derived from its own sentences
- * @param neighbourOverlap  mean share of the exact top-10 over the source passages' model
- *                          vectors that the exact top-10 over their derived vectors also holds
- * @param onModel           the source passages measured with their model vectors
- * @param onDerived         the same passages measured with their derived vectors
+ * @param neighbourOverlap  mean share of the exact top-10 over the validation corpus (pool
+ *                          passages + the variants above) with model vectors that the exact
+ *                          top-10 with derived vectors also holds
+ * @param onModel           the validation corpus measured with model vectors
+ * @param onDerived         the same texts measured with derived vectors
  */
 public record Validation(int variants, double meanCosine, double p5Cosine, double minCosine,
     double sourceCosine, double neighbourOverlap, SizeResult onModel, SizeResult onDerived) {}

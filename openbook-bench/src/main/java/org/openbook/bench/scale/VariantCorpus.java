@@ -11,12 +11,16 @@ import java.util.Random;
  * Grows a list of real passages into a corpus of any size with realistic variations, fixed seed.
  *
  * <p>Chunks 0…S−1 are the S source passages themselves with their model vectors. Every further
- * chunk is a variant of a uniformly drawn source passage <i>a</i>:
+ * chunk is a variant of a passage <i>a</i> drawn uniformly from the variant pool (the first
+ * {@code poolSize} passages of a seeded shuffle of the sources; only their sentences need model
+ * vectors):
  * <ul>
- *   <li>{@link ScaleChunk.Origin#SHUFFLE} (share {@value #SHUFFLE_SHARE}): <i>a</i>'s sentences
- *       in a random order (a re-edited or re-ordered copy; needs two sentences or more);</li>
+ *   <li>{@link ScaleChunk.Origin#SHUFFLE} (share {@value #SHUFFLE_SHARE}): a re-edited copy of
+ *       <i>a</i>: its sentences in a random order with one of them left out (needs three
+ *       sentences or more; leaving one out keeps the derived vector from being identical to
+ *       another shuffle's, which a mere reordering would be);</li>
  *   <li>{@link ScaleChunk.Origin#RECOMBINE} (the rest): the first 1…n sentences of <i>a</i>
- *       followed by sentences of another passage <i>b</i> of the same family from a random
+ *       followed by sentences of another pool passage <i>b</i> of the same family from a random
  *       sentence on, up to {@value #MAX_CHARS} characters (paragraph recombination: a new
  *       passage on a mix of two real topics, under <i>a</i>'s title).</li>
  * </ul>
@@ -45,11 +49,12 @@ public final class VariantCorpus {
    * The same arguments always give the same corpus, and a smaller {@code total} gives a prefix.
    */
   public static List<ScaleChunk> grow(List<SourcePassage> sources, UnitVectors vectors,
-      int total, long seed) {
+      int total, long seed, int poolSize) {
     Random random = new Random(seed);
     Random depts = new Random(seed + 1);
+    List<SourcePassage> pool = pool(sources, poolSize, seed);
     Map<String, List<SourcePassage>> byFamily = new HashMap<>();
-    for (SourcePassage p : sources) {
+    for (SourcePassage p : pool) {
       byFamily.computeIfAbsent(p.family(), f -> new ArrayList<>()).add(p);
     }
     List<ScaleChunk> out = new ArrayList<>(total);
@@ -65,12 +70,13 @@ public final class VariantCorpus {
             ScaleChunk.Origin.SOURCE));
         continue;
       }
-      SourcePassage a = sources.get(random.nextInt(sources.size()));
+      SourcePassage a = pool.get(random.nextInt(pool.size()));
       List<String> sentences;
       ScaleChunk.Origin origin;
-      if (a.sentences().size() >= 2 && random.nextDouble() < SHUFFLE_SHARE) {
+      if (a.sentences().size() >= 3 && random.nextDouble() < SHUFFLE_SHARE) {
         sentences = new ArrayList<>(a.sentences());
         Collections.shuffle(sentences, random);
+        sentences.remove(random.nextInt(sentences.size()));
         origin = ScaleChunk.Origin.SHUFFLE;
       } else {
         List<SourcePassage> family = byFamily.get(a.family());
@@ -82,6 +88,16 @@ public final class VariantCorpus {
           vectors.derive(a.prefix(), sentences), origin));
     }
     return out;
+  }
+
+  /**
+   * The variant pool: the first {@code poolSize} of {@code sources} shuffled with {@code seed}
+   * (all of them when there are fewer).
+   */
+  public static List<SourcePassage> pool(List<SourcePassage> sources, int poolSize, long seed) {
+    List<SourcePassage> shuffled = new ArrayList<>(sources);
+    Collections.shuffle(shuffled, new Random(seed + 3));
+    return List.copyOf(shuffled.subList(0, Math.min(poolSize, shuffled.size())));
   }
 
   /** Leading sentences of {@code a}, then sentences of {@code b}, within {@link #MAX_CHARS}. */

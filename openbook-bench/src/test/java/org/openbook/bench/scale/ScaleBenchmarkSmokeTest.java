@@ -42,7 +42,7 @@ class ScaleBenchmarkSmokeTest {
         "合同模板在哪里", "VPN 客户端故障", "报销单谁确认");
     HashEmbedder model = new HashEmbedder();
     ScaleBenchmark.Run run = new ScaleBenchmark.Run(sources, questions, model, model, null,
-        new int[] {1000, 2000}, 2, 6, 20, null, 42, tmp.resolve("work"), tmp.resolve("out"));
+        new int[] {1000, 2000}, 2, 6, 20, null, 42, 40, tmp.resolve("work"), tmp.resolve("out"));
     run.execute();
 
     Path md = tmp.resolve("out").resolve(ScaleReport.MARKDOWN);

@@ -79,6 +79,9 @@ public final class RealisticScaleBenchmark implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "42", description = "Corpus seed, as the scale benchmark (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--pool", defaultValue = "1000", description = "Variant pool, as the scale benchmark (default: ${DEFAULT-VALUE}).")
+  int pool;
+
   @Override
   public Integer call() throws Exception {
     Path root = shared != null ? shared
@@ -88,8 +91,10 @@ public final class RealisticScaleBenchmark implements Callable<Integer> {
     BgeSmallZhEmbedder model = new BgeSmallZhEmbedder();
     try (EmbeddingCache cache = EmbeddingCache.open(work.resolve(EmbeddingCache.FOLDER_NAME))) {
       CachingEmbedder cached = new CachingEmbedder(model, cache);
-      ScaleBenchmark.Sources sources = ScaleBenchmark.sources(root, model, queries + warmup);
-      List<ScaleChunk> corpus = ScaleBenchmark.corpus(sources.passages(), cached, chunks, seed);
+      ScaleBenchmark.Sources sources = ScaleBenchmark.sources(root, model,
+          queries + warmup, List.of());
+      List<ScaleChunk> corpus = ScaleBenchmark.corpus(sources.passages(), cached, chunks, seed,
+          pool);
       QueryVectors qv = new QueryVectors(cached, sources.questions());
       cache.commit();
       List<String> urls = solrUrls;
