@@ -146,13 +146,11 @@ public final class ScaleBenchmark implements Callable<Integer> {
         UnitVectors.embed(units(sources, poolSize, seed), embedder, 64), total, seed, poolSize);
   }
 
-  /** Texts needing a model vector: every source's embedText, the pool's prefixes and sentences. */
+  /** Texts needing a model vector: the pool passages' embedTexts, prefixes and sentences. */
   static Set<String> units(List<SourcePassage> sources, int poolSize, long seed) {
     Set<String> units = new LinkedHashSet<>();
-    for (SourcePassage p : sources) {
-      units.add(p.embedText());
-    }
     for (SourcePassage p : VariantCorpus.pool(sources, poolSize, seed)) {
+      units.add(p.embedText());
       units.add(p.prefix());
       units.addAll(p.sentences());
     }
@@ -191,7 +189,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
       for (int n : sizes) {
         ScaleMeasurement.log("measuring %,d chunks", n);
         results.add(m.measure(n, work.resolve("index-" + n), probeXmx));
-        ScaleReport.write(out, new ScaleReport.Setup(sources, units.size(), embedSeconds,
+        ScaleReport.write(out, new ScaleReport.Setup(sources, poolSize, units.size(), embedSeconds,
             corpus, questions.size(), warmup, recallQueries, model.modelId()), validation,
             results);
       }
@@ -219,7 +217,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
     private Validation validate(List<ScaleChunk> corpus, UnitVectors vectors,
         QueryVectors queryVectors) throws Exception {
       Random random = new Random(seed + 2);
-      int s = sources.size();
+      int s = Math.min(poolSize, sources.size());
       List<ScaleChunk> sample = new ArrayList<>();
       for (int i = 0; i < validate && corpus.size() > s; i++) {
         sample.add(corpus.get(s + random.nextInt(corpus.size() - s)));

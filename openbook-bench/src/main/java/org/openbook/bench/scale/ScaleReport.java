@@ -38,7 +38,7 @@ public final class ScaleReport {
    * @param units        distinct texts embedded by the model (passages, prefixes, sentences)
    * @param embedSeconds wall time of that embedding (near 0 when it came from the cache)
    */
-  public record Setup(List<SourcePassage> sources, int units, double embedSeconds,
+  public record Setup(List<SourcePassage> sources, int pool, int units, double embedSeconds,
       List<ScaleChunk> corpus, int questions, int warmup, int recallQueries, String model) {}
 
   private ScaleReport() {}
@@ -66,10 +66,10 @@ public final class ScaleReport {
     Map<String, Integer> families = new java.util.TreeMap<>();
     s.sources().forEach(p -> families.merge(p.family(), 1, Integer::sum));
     md.append("## Corpus\n\n");
-    md.append(f("%,d source passages (%s); %,d distinct texts embedded by %s (passages, "
-        + "prefixes, sentences) in %.0f s (cache hits are free); %,d chunks grown: %s. "
-        + "Questions: %,d (after %d warm-up), recall on the first %d.%n%n",
-        s.sources().size(), families, s.units(), s.model(), s.embedSeconds(),
+    md.append(f("%,d source chunks read (%s); variant pool: %,d of them; %,d distinct texts "
+        + "embedded by %s (pool passages, prefixes, sentences) in %.0f s (cache hits are free); "
+        + "%,d chunks grown: %s. Questions: %,d (after %d warm-up), recall on the first %d.%n%n",
+        s.sources().size(), families, s.pool(), s.units(), s.model(), s.embedSeconds(),
         s.corpus().size(), origins, s.questions(), s.warmup(), s.recallQueries()));
   }
 

@@ -10,10 +10,10 @@ import java.util.Random;
 /**
  * Grows a list of real passages into a corpus of any size with realistic variations, fixed seed.
  *
- * <p>Chunks 0…S−1 are the S source passages themselves with their model vectors. Every further
- * chunk is a variant of a passage <i>a</i> drawn uniformly from the variant pool (the first
- * {@code poolSize} passages of a seeded shuffle of the sources; only their sentences need model
- * vectors):
+ * <p>The pool is the first {@code poolSize} passages of a seeded shuffle of the sources; only
+ * its passages, their prefixes and sentences need model vectors. Chunks 0…P−1 are the P pool
+ * passages themselves with their model vectors. Every further chunk is a variant of a passage
+ * <i>a</i> drawn uniformly from the pool:
  * <ul>
  *   <li>{@link ScaleChunk.Origin#SHUFFLE} (share {@value #SHUFFLE_SHARE}): a re-edited copy of
  *       <i>a</i>: its sentences in a random order with one of them left out (needs three
@@ -64,8 +64,8 @@ public final class VariantCorpus {
         dept = department(depts);
       }
       String docId = "scale/d" + (n / CHUNKS_PER_DOC);
-      if (n < sources.size()) {
-        SourcePassage p = sources.get(n);
+      if (n < pool.size()) {
+        SourcePassage p = pool.get(n);
         out.add(new ScaleChunk(n, docId, dept, p.prefix(), p.raw(), vectors.of(p.embedText()),
             ScaleChunk.Origin.SOURCE));
         continue;
