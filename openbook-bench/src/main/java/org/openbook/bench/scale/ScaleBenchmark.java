@@ -189,7 +189,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
       for (int n : sizes) {
         ScaleMeasurement.log("measuring %,d chunks", n);
         results.add(m.measure(n, work.resolve("index-" + n), probeXmx));
-        ScaleReport.write(out, new ScaleReport.Setup(sources, poolSize, units.size(), embedSeconds,
+        ScaleReport.write(out, ScaleReport.Setup.of(sources, poolSize, units.size(), embedSeconds,
             corpus, questions.size(), warmup, recallQueries, model.modelId()), validation,
             results);
       }

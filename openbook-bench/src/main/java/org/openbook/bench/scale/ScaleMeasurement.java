@@ -113,8 +113,9 @@ final class ScaleMeasurement {
       int fetchK = cached.settings().retrieval().fetchK();
       List<SizeResult.RecallRow> recall = new ArrayList<>();
       for (Set<String> filter : RECALL_FILTERS) {
+        List<Set<String>> truth = exactTop10(n, filter);
         for (int kk : new int[] {10, fetchK}) {
-          recall.add(recall(store, n, filter, kk));
+          recall.add(recall(store, n, filter, truth, kk));
         }
       }
       DenseSearchStats rareBefore = store.denseStats();
@@ -136,21 +137,30 @@ final class ScaleMeasurement {
     }
   }
 
-  private SizeResult.RecallRow recall(LuceneChunkStore store, int n, Set<String> filter, int k)
-      throws IOException {
-    DenseSearchStats before = store.denseStats();
+  /** The exact filtered top-10 of each recall question over the first {@code n} chunks. */
+  private List<Set<String>> exactTop10(int n, Set<String> filter) {
     int m = Math.min(recallQueries, questions.size());
-    double sum = 0;
+    List<Set<String>> out = new ArrayList<>(m);
     for (int i = 0; i < m; i++) {
-      float[] v = queries.of(questions.get(i));
-      Set<String> truth = exact.top(v, n, 10, filter);
-      List<ScoredChunk> hits = store.searchDense(v, k, new AccessFilter(filter));
+      out.add(exact.top(queries.of(questions.get(i)), n, 10, filter));
+    }
+    return out;
+  }
+
+  private SizeResult.RecallRow recall(LuceneChunkStore store, int n, Set<String> filter,
+      List<Set<String>> truths, int k) throws IOException {
+    DenseSearchStats before = store.denseStats();
+    double sum = 0;
+    for (int i = 0; i < truths.size(); i++) {
+      Set<String> truth = truths.get(i);
+      List<ScoredChunk> hits = store.searchDense(queries.of(questions.get(i)), k,
+          new AccessFilter(filter));
       long found = hits.stream().limit(10).filter(h -> truth.contains(h.chunk().id())).count();
       sum += truth.isEmpty() ? 1 : (double) found / truth.size();
     }
     long allowed = corpus.subList(0, n).stream().filter(c -> filter.contains(c.dept())).count();
     return new SizeResult.RecallRow(String.join("+", new java.util.TreeSet<>(filter)),
-        (double) allowed / n, k, sum / m, store.denseStats().since(before));
+        (double) allowed / n, k, sum / truths.size(), store.denseStats().since(before));
   }
 
   private Retriever routeOnly(OpenBook engine, HybridRetriever.Mode mode) {

@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -38,8 +39,27 @@ public final class ScaleReport {
    * @param units        distinct texts embedded by the model (passages, prefixes, sentences)
    * @param embedSeconds wall time of that embedding (near 0 when it came from the cache)
    */
-  public record Setup(List<SourcePassage> sources, int pool, int units, double embedSeconds,
-      List<ScaleChunk> corpus, int questions, int warmup, int recallQueries, String model) {}
+  public record Setup(int sources, Map<String, Integer> families, int pool, int units,
+      double embedSeconds, int chunks, Map<ScaleChunk.Origin, Integer> origins, int questions,
+      int warmup, int recallQueries, String model) {
+
+    /** The setup of a run over {@code corpus} grown from {@code sources}. */
+    public static Setup of(List<SourcePassage> sources, int pool, int units, double embedSeconds,
+        List<ScaleChunk> corpus, int questions, int warmup, int recallQueries, String model) {
+      Map<ScaleChunk.Origin, Integer> origins = new EnumMap<>(ScaleChunk.Origin.class);
+      corpus.forEach(c -> origins.merge(c.origin(), 1, Integer::sum));
+      Map<String, Integer> families = new java.util.TreeMap<>();
+      sources.forEach(p -> families.merge(p.family(), 1, Integer::sum));
+      return new Setup(sources.size(), families, pool, units, embedSeconds, corpus.size(),
+          origins, questions, warmup, recallQueries, model);
+    }
+  }
+
+  /** What {@code scale.json} holds: one run's setup, validation (or null) and results. */
+  public record Saved(Setup setup, Validation validation, List<SizeResult> results) {}
+
+  /** File name of the JSON copy of a run. */
+  public static final String JSON = "scale.json";
 
   private ScaleReport() {}
 
@@ -57,20 +77,38 @@ public final class ScaleReport {
     fallback(md, results);
     memory(md, results);
     Files.writeString(out.resolve(MARKDOWN), md, StandardCharsets.UTF_8);
+    new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(
+        out.resolve(JSON).toFile(), new Saved(setup, validation, results));
     charts(out, results);
   }
 
+  /**
+   * {@code ScaleReport OUT RUN.json...}: one report from several runs (e.g. the small sizes in one
+   * JVM and the largest in another), sizes in ascending order; setup and validation are taken
+   * from the first run that has them.
+   */
+  public static void main(String[] args) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Setup setup = null;
+    Validation validation = null;
+    List<SizeResult> all = new java.util.ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      Saved s = json.readValue(Path.of(args[i]).toFile(), Saved.class);
+      setup = setup != null ? setup : s.setup();
+      validation = validation != null ? validation : s.validation();
+      all.addAll(s.results());
+    }
+    all.sort(java.util.Comparator.comparingInt(SizeResult::chunks));
+    write(Path.of(args[0]), setup, validation, all);
+  }
+
   private static void corpus(StringBuilder md, Setup s) {
-    Map<ScaleChunk.Origin, Integer> origins = new EnumMap<>(ScaleChunk.Origin.class);
-    s.corpus().forEach(c -> origins.merge(c.origin(), 1, Integer::sum));
-    Map<String, Integer> families = new java.util.TreeMap<>();
-    s.sources().forEach(p -> families.merge(p.family(), 1, Integer::sum));
     md.append("## Corpus\n\n");
     md.append(f("%,d source chunks read (%s); variant pool: %,d of them; %,d distinct texts "
         + "embedded by %s (pool passages, prefixes, sentences) in %.0f s (cache hits are free); "
         + "%,d chunks grown: %s. Questions: %,d (after %d warm-up), recall on the first %d.%n%n",
-        s.sources().size(), families, s.pool(), s.units(), s.model(), s.embedSeconds(),
-        s.corpus().size(), origins, s.questions(), s.warmup(), s.recallQueries()));
+        s.sources(), s.families(), s.pool(), s.units(), s.model(), s.embedSeconds(),
+        s.chunks(), s.origins(), s.questions(), s.warmup(), s.recallQueries()));
   }
 
   private static void validation(StringBuilder md, Validation v) {
