@@ -25,7 +25,6 @@ import org.openbook.answer.Answerer;
 import org.openbook.answer.Generator;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.Source;
-import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
@@ -57,8 +56,8 @@ class KbDemoSliceTest {
     docs = SharedData.require("fixtures/kb-demo/docs");
     config = ConfigLoader.read(Path.of("../examples/openbook.yaml"));
     index = tmp.resolve("kb");
-    engine = OpenBook.builder().index(index).config(config).embedder(new BgeSmallZhEmbedder())
-        .mode(OpenBook.Mode.RESET).build();
+    // the default models, as the CLI opens the index (bge-small-zh plus the English route)
+    engine = OpenBook.builder().index(index).config(config).mode(OpenBook.Mode.RESET).build();
     report = engine.ingest(docs, org.openbook.ingest.IngestListener.NONE);
     cases = new ArrayList<>();
     for (String line : Files.readAllLines(docs.resolveSibling("cases.jsonl"))) {
@@ -126,7 +125,7 @@ class KbDemoSliceTest {
   void should_never_return_hr_or_finance_chunks_to_a_visitor_in_any_route() throws IOException {
     Principal visitor = engine.principal("visitor");
     for (HybridRetriever.Mode mode : HybridRetriever.Mode.values()) {
-      HybridRetriever r = new HybridRetriever(new BgeSmallZhEmbedder(), engine.store(),
+      HybridRetriever r = new HybridRetriever(engine.routes(), engine.store(),
           engine.store(), engine.settings().retrieval().fusion(), mode);
       for (JsonNode c : cases) {
         for (Hit h : r.retrieve(new Query(c.get("question").asText(), visitor, 10, 50)).hits()) {

@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
-import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.eval.Percentiles;
 import org.openbook.rerank.HttpReranker;
@@ -79,8 +78,7 @@ public final class RerankLatencyBenchmark implements Callable<Integer> {
       }
     }
     HttpServer server = scriptedServer();
-    try (OpenBook engine = OpenBook.builder().index(index).embedder(new BgeSmallZhEmbedder())
-        .build()) {
+    try (OpenBook engine = OpenBook.builder().index(index).build()) {
       String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/rerank";
       TimedReranker reranker = new TimedReranker(new HttpReranker(url, HttpReranker.Api.COHERE,
           "scripted", "", Duration.ofSeconds(5)));

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -16,8 +17,10 @@ import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.chunk.ChunkerSettings;
 import org.openbook.chunk.StructuredChunker;
+import org.openbook.embed.BgeSmallEnEmbedder;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.embed.CachingEmbedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.EmbeddingCache;
 import org.openbook.eval.ConfigResult;
@@ -111,6 +114,17 @@ public final class SquadBenchmark implements Callable<Integer> {
       + "configuration is meaningful (seconds instead of the first run's embedding time).")
   boolean bm25Only;
 
+  @Option(names = "--routes", defaultValue = "bilingual",
+      description = "Dense models: bilingual (shipped: bge-small-zh for every text, Traditional "
+          + "folded to Simplified, plus bge-small-en for English texts) or zh (bge-small-zh "
+          + "alone, unfolded) (default: ${DEFAULT-VALUE}).")
+  String routesName;
+
+  @Option(names = "--questions-from", description = "Cross-language run: take the questions "
+      + "from this parallel data set (same paragraphs in the same order, e.g. xquad-zh questions "
+      + "against --dataset xquad-en passages).")
+  String questionsFrom;
+
   @Override
   public Integer call() throws Exception {
     String rel = DATASETS.get(dataset);
@@ -123,8 +137,20 @@ public final class SquadBenchmark implements Callable<Integer> {
       throw new IllegalArgumentException("data set file not found: " + file);
     }
     SquadDataset data = SquadDataset.read(dataset, file);
-    List<SquadDataset.Question> questions = limit == null ? data.questions()
-        : data.questions().subList(0, Math.min(limit, data.questions().size()));
+    List<SquadDataset.Question> all = data.questions();
+    if (questionsFrom != null) {
+      SquadDataset other = SquadDataset.read(questionsFrom,
+          sharedDir().resolve(Objects.requireNonNull(DATASETS.get(questionsFrom),
+              "unknown --questions-from " + questionsFrom)));
+      if (other.paragraphs().size() != data.paragraphs().size()) {
+        throw new IllegalArgumentException("--questions-from " + questionsFrom + " has "
+            + other.paragraphs().size() + " paragraphs, " + dataset + " "
+            + data.paragraphs().size() + ": not parallel");
+      }
+      all = other.questions();
+    }
+    List<SquadDataset.Question> questions = limit == null ? all
+        : all.subList(0, Math.min(limit, all.size()));
     ChunkerSettings d = ChunkerSettings.DEFAULT;
     ChunkerSettings settings = new ChunkerSettings(maxChars == null ? d.maxChars() : maxChars,
         overlapChars == null ? d.overlapChars() : overlapChars,
@@ -135,12 +161,20 @@ public final class SquadBenchmark implements Callable<Integer> {
       BgeSmallZhEmbedder model = new BgeSmallZhEmbedder();
       Embedder embedder =
           bm25Only ? new ConstantEmbedder(model) : new CachingEmbedder(model, cache);
+      DenseRoutes routes = bm25Only ? DenseRoutes.single(embedder)
+          : switch (routesName) {
+            case "bilingual" -> DenseRoutes.bilingual(model, new BgeSmallEnEmbedder())
+                .cached(cache);
+            case "zh" -> DenseRoutes.single(embedder);
+            default -> throw new IllegalArgumentException("--routes is bilingual or zh, not '"
+                + routesName + "'");
+          };
       StructuredChunker chunker =
-          new StructuredChunker(settings, model::countTokens, model.maxInputTokens());
+          new StructuredChunker(settings, routes::countTokens, routes.maxInputTokens());
       List<List<Chunk>> chunks = SquadCorpus.chunk(data, chunker);
-      List<List<EmbeddedChunk>> embedded = embedChunks(chunks, embedder, cache);
+      List<List<EmbeddedChunk>> embedded = embedChunks(chunks, routes, cache);
       if (!bm25Only) {
-        embedQuestions(questions, embedder, cache);
+        embedQuestions(questions, routes, cache);
       }
       int totalChunks = embedded.stream().mapToInt(List::size).sum();
       int maxTokens = 0;
@@ -166,9 +200,9 @@ public final class SquadBenchmark implements Callable<Integer> {
             OpenBookAnalysis.of(OpenBookAnalysis.Strategy.valueOf(strategies[i].strip()));
         String spec = configs;
         String suffix = strategies.length == 1 ? "" : " [" + analysis.strategy() + "]";
-        try (LuceneChunkStore store = buildIndex(analysis, chunker, model, embedded, "")) {
-          for (RetrieverVariant c : RetrieverVariant.parse(spec, embedder, store, store,
-              RrfFusion.DEFAULT)) {
+        try (LuceneChunkStore store = buildIndex(analysis, chunker, routes, embedded, "")) {
+          for (RetrieverVariant c : RetrieverVariant.parseRouted(spec, routes, store, store,
+              RrfFusion.DEFAULT, null)) {
             if (i > 0 && c.name().equals("dense")) {
               continue;
             }
@@ -198,9 +232,13 @@ public final class SquadBenchmark implements Callable<Integer> {
       }
 
       EvalReport report = new EvalReport(dataset + tag, List.of(
-          String.format(Locale.ROOT, "%s: %d paragraphs, %d questions%s; %d paragraphs exceed "
+          String.format(Locale.ROOT, "%s: %d paragraphs, %d questions%s%s; %d paragraphs exceed "
               + "the model's 512 tokens", file.getFileName(), data.paragraphs().size(),
-              questions.size(), limit == null ? "" : " (--limit)", longParagraphs),
+              questions.size(), limit == null ? "" : " (--limit)",
+              questionsFrom == null ? "" : " from " + questionsFrom, longParagraphs),
+          "dense routes: " + routesName + " (" + routes.primary().modelId()
+              + routes.english().map(e -> "; " + e.modelId() + " for English texts").orElse("")
+              + ")",
           String.format(Locale.ROOT, "OpenBook chunks: %d (chunker %s; largest embedText %d "
               + "tokens); fetch-k %d per route; anonymous principal", totalChunks, settings.id(),
               maxTokens, fetchK),
@@ -225,12 +263,15 @@ public final class SquadBenchmark implements Callable<Integer> {
       List<List<EmbeddedChunk>> embedded) throws IOException {
     List<List<EmbeddedChunk>> kept = new ArrayList<>();
     for (int p = 0; p < embedded.size(); p++) {
-      kept.add(p % holdout == 0 ? List.of() : embedded.get(p));
+      // Gate 1 reads the primary model's cosine only: index the primary vectors.
+      kept.add(p % holdout == 0 ? List.of() : embedded.get(p).stream()
+          .map(ec -> new EmbeddedChunk(ec.chunk(), ec.vector())).toList());
     }
     OpenBookAnalysis analysis = OpenBookAnalysis.defaultAnalysis();
     List<Double> answerable = new ArrayList<>();
     List<Double> unanswerable = new ArrayList<>();
-    try (LuceneChunkStore store = buildIndex(analysis, chunker, model, kept, "-holdout")) {
+    try (LuceneChunkStore store = buildIndex(analysis, chunker, DenseRoutes.single(model), kept,
+        "-holdout")) {
       var dense = new org.openbook.retrieve.HybridRetriever(embedder, store, store,
           RrfFusion.DEFAULT, org.openbook.retrieve.HybridRetriever.Mode.DENSE);
       try (ProgressBar bar = bar("holdout", questions.size())) {
@@ -311,7 +352,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     }
   }
 
-  private List<List<EmbeddedChunk>> embedChunks(List<List<Chunk>> chunks, Embedder embedder,
+  private List<List<EmbeddedChunk>> embedChunks(List<List<Chunk>> chunks, DenseRoutes embedder,
       EmbeddingCache cache) throws IOException {
     List<List<EmbeddedChunk>> out = new ArrayList<>(chunks.size());
     try (ProgressBar bar = bar("embed chunks", chunks.size())) {
@@ -327,7 +368,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     return out;
   }
 
-  private void embedQuestions(List<SquadDataset.Question> questions, Embedder embedder,
+  private void embedQuestions(List<SquadDataset.Question> questions, DenseRoutes embedder,
       EmbeddingCache cache) throws IOException {
     try (ProgressBar bar = bar("embed questions", questions.size())) {
       for (int i = 0; i < questions.size(); i += 32) {
@@ -340,11 +381,12 @@ public final class SquadBenchmark implements Callable<Integer> {
   }
 
   private LuceneChunkStore buildIndex(OpenBookAnalysis analysis, StructuredChunker chunker,
-      Embedder model, List<List<EmbeddedChunk>> embedded, String suffix) throws IOException {
+      DenseRoutes routes, List<List<EmbeddedChunk>> embedded, String suffix) throws IOException {
     Path dir = work.resolve(dataset + "-" + Integer.toHexString(chunker.settings().id().hashCode())
-        + "-" + analysis.strategy() + suffix);
+        + "-" + analysis.strategy() + "-" + routes.denseFields().size() + suffix);
+    Embedder model = routes.primary();
     IndexManifest manifest = new IndexManifest(model.modelId(), model.dimension(),
-        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
+        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields());
     LuceneChunkStore store = LuceneChunkStore.create(dir, manifest, analysis);
     for (List<EmbeddedChunk> doc : embedded) {
       if (!doc.isEmpty()) {

@@ -12,6 +12,7 @@ import org.openbook.chunk.Chunk;
 import org.openbook.chunk.Chunker;
 import org.openbook.document.Document;
 import org.openbook.document.Section;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.eval.Judged;
 import org.openbook.eval.SquadDataset;
@@ -53,6 +54,20 @@ public final class SquadCorpus {
     List<EmbeddedChunk> out = new ArrayList<>(chunks.size());
     for (int i = 0; i < chunks.size(); i++) {
       out.add(new EmbeddedChunk(chunks.get(i), v.get(i)));
+    }
+    return out;
+  }
+
+  /**
+   * One paragraph's chunks with their vectors by every model {@code routes} sends each chunk to,
+   * in chunk order, one batch per model.
+   */
+  public static List<EmbeddedChunk> embed(List<Chunk> chunks, DenseRoutes routes) {
+    List<DenseRoutes.RoutedVectors> v =
+        routes.embedAll(chunks.stream().map(Chunk::embedText).toList());
+    List<EmbeddedChunk> out = new ArrayList<>(chunks.size());
+    for (int i = 0; i < chunks.size(); i++) {
+      out.add(new EmbeddedChunk(chunks.get(i), v.get(i).primary(), v.get(i).fields()));
     }
     return out;
   }

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.index.ChunkStore.DenseSearch;
 import org.openbook.index.ChunkStore.SparseSearch;
@@ -61,6 +62,16 @@ public record RetrieverVariant(String name, String description, Retriever retrie
    */
   public static List<RetrieverVariant> parse(String spec, Embedder embedder, DenseSearch dense,
       SparseSearch sparse, Fusion configured, UnaryOperator<Retriever> rerank) {
+    return parseRouted(spec, DenseRoutes.single(embedder), dense, sparse, configured, rerank);
+  }
+
+  /**
+   * As {@link #parse(String, Embedder, DenseSearch, SparseSearch, Fusion, UnaryOperator)} with
+   * the dense route following language routes ({@link DenseRoutes}: one or two models by the
+   * question's language).
+   */
+  public static List<RetrieverVariant> parseRouted(String spec, DenseRoutes embedder,
+      DenseSearch dense, SparseSearch sparse, Fusion configured, UnaryOperator<Retriever> rerank) {
     List<RetrieverVariant> out = new ArrayList<>();
     for (String raw : new LinkedHashSet<>(List.of(spec.split(",")))) {
       String name = raw.strip().toLowerCase(Locale.ROOT);
@@ -73,7 +84,7 @@ public record RetrieverVariant(String name, String description, Retriever retrie
               + "reranker: set rerank.type (http, onnx or llm) in the config file");
         }
         String base = name.substring(0, name.length() - "+rerank".length());
-        RetrieverVariant b = parse(base, embedder, dense, sparse, configured, null).get(0);
+        RetrieverVariant b = parseRouted(base, embedder, dense, sparse, configured, null).get(0);
         out.add(new RetrieverVariant(name, b.description() + ", reranked",
             rerank.apply(b.retriever()), b.hasDense()));
         continue;
@@ -105,7 +116,7 @@ public record RetrieverVariant(String name, String description, Retriever retrie
     return out;
   }
 
-  private static RetrieverVariant fused(String name, Fusion fusion, Embedder embedder,
+  private static RetrieverVariant fused(String name, Fusion fusion, DenseRoutes embedder,
       DenseSearch dense, SparseSearch sparse) {
     return new RetrieverVariant(name, "dense+bm25 " + fusion.id(),
         new HybridRetriever(embedder, dense, sparse, fusion, Mode.HYBRID), true);

@@ -33,6 +33,23 @@ public interface ChunkStore extends Closeable {
      */
     List<ScoredChunk> searchDense(float[] queryVector, int topN, AccessFilter filter)
         throws IOException;
+
+    /**
+     * As {@link #searchDense(float[], int, AccessFilter)} over a further vector field of the
+     * manifest ({@link IndexManifest#denseFields()}); only chunks that have a vector in that
+     * field can be returned.
+     *
+     * @param field       a {@link DenseField#name()} of the manifest
+     * @param queryVector L2-normalised query embedding by that field's model
+     * @throws IllegalArgumentException if the manifest has no such field or the vector's length
+     *     is not its dimension; the default is a store with the primary field only, which has
+     *     none
+     */
+    default List<ScoredChunk> searchDense(String field, float[] queryVector, int topN,
+        AccessFilter filter) throws IOException {
+      throw new IllegalArgumentException("the index has no dense field '" + field
+          + "' (it was built with one embedding model)");
+    }
   }
 
   /** Sparse (BM25) retrieval. */

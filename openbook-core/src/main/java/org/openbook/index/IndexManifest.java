@@ -2,7 +2,8 @@ package org.openbook.index;
 
 /**
  * What an index was built with. Opening an index with a different embedding model, dimension,
- * metric or analyzer is refused: mixing them silently degrades quality.
+ * metric, analyzer or set of further dense fields (models) is refused: mixing them silently
+ * degrades quality.
  *
  * @param embeddingModel model id, e.g. {@code bge-small-zh-v1.5}
  * @param dimension      vector length
@@ -11,6 +12,9 @@ package org.openbook.index;
  * @param chunker        {@link org.openbook.chunk.ChunkerSettings#id()}
  * @param documents      number of documents in the index
  * @param chunks         number of chunks in the index
+ * @param denseFields    vector fields besides the primary one ({@code embeddingModel}), e.g. the
+ *                       English route; empty when there is one model. Null (a manifest written
+ *                       before this component existed) reads as empty.
  */
 public record IndexManifest(
     String embeddingModel,
@@ -19,9 +23,38 @@ public record IndexManifest(
     String analyzer,
     String chunker,
     long documents,
-    long chunks) {
+    long chunks,
+    java.util.List<DenseField> denseFields) {
 
   public static final String COSINE = "cosine";
+
+  public IndexManifest {
+    denseFields = denseFields == null ? java.util.List.of() : java.util.List.copyOf(denseFields);
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (DenseField f : denseFields) {
+      if (!names.add(f.name())) {
+        throw new IllegalArgumentException("dense field '" + f.name() + "' given twice");
+      }
+    }
+  }
+
+  /** A manifest with the primary vector field only. */
+  public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
+      String chunker, long documents, long chunks) {
+    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks,
+        java.util.List.of());
+  }
+
+  /** This manifest with other counts. */
+  public IndexManifest withCounts(long documents, long chunks) {
+    return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
+        chunks, denseFields);
+  }
+
+  /** The secondary field called {@code name}, if any. */
+  public java.util.Optional<DenseField> denseField(String name) {
+    return denseFields.stream().filter(f -> f.name().equals(name)).findFirst();
+  }
 
   /**
    * Checks that an index built as {@code this} can be used with {@code wanted}'s model, metric
@@ -35,6 +68,7 @@ public record IndexManifest(
     compare(diff, "dimension", String.valueOf(dimension), String.valueOf(wanted.dimension));
     compare(diff, "metric", metric, wanted.metric);
     compare(diff, "analyzer", analyzer, wanted.analyzer);
+    compare(diff, "other dense fields", describe(denseFields), describe(wanted.denseFields));
     if (diff.length() > 0) {
       throw new IndexMismatchException(
           "index was built with different settings:" + diff
@@ -59,6 +93,11 @@ public record IndexManifest(
       throw new IllegalArgumentException("manifest analyzer '" + analyzer
           + "' differs from the analysis given, '" + analysis.id() + "'");
     }
+  }
+
+  private static String describe(java.util.List<DenseField> fields) {
+    return fields.isEmpty() ? "none"
+        : String.join(", ", fields.stream().map(DenseField::describe).toList());
   }
 
   private static void compare(StringBuilder diff, String what, String have, String want) {

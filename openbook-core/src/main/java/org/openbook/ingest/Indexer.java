@@ -16,7 +16,7 @@ import org.openbook.document.DocumentReader;
 import org.openbook.document.LoadException;
 import org.openbook.document.LoadResult;
 import org.openbook.document.SkippedPath;
-import org.openbook.embed.CachingEmbedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.InputTooLongException;
 import org.openbook.index.ChunkStore.ChunkWriter;
@@ -56,7 +56,7 @@ public final class Indexer {
 
   private final DocumentReader reader;
   private final Chunker chunker;
-  private final Embedder embedder;
+  private final DenseRoutes routes;
   private final IngestOptions options;
 
   /** An indexer with {@link IngestOptions#DEFAULTS}. */
@@ -66,15 +66,24 @@ public final class Indexer {
 
   /**
    * @param options limits, commit interval and embedding cache (the embedder is wrapped in a
-   *                {@link CachingEmbedder} when a cache is given)
+   *                {@link org.openbook.embed.CachingEmbedder} when a cache is given)
    */
   public Indexer(DocumentReader reader, Chunker chunker, Embedder embedder,
+      IngestOptions options) {
+    this(reader, chunker, DenseRoutes.single(embedder), options);
+  }
+
+  /**
+   * @param routes  which models embed each chunk, by its language (one vector per model)
+   * @param options limits, commit interval and embedding cache (every model answers from it
+   *                first when a cache is given)
+   */
+  public Indexer(DocumentReader reader, Chunker chunker, DenseRoutes routes,
       IngestOptions options) {
     this.reader = reader;
     this.chunker = chunker;
     this.options = options;
-    this.embedder = options.cache() == null ? embedder
-        : new CachingEmbedder(embedder, options.cache());
+    this.routes = options.cache() == null ? routes : routes.cached(options.cache());
   }
 
   /**
@@ -315,9 +324,10 @@ public final class Indexer {
     for (int i = 0; i < chunks.size(); i += EMBED_BATCH) {
       List<Chunk> batch = chunks.subList(i, Math.min(chunks.size(), i + EMBED_BATCH));
       List<String> texts = batch.stream().map(Chunk::embedText).toList();
-      List<float[]> vectors = embedder.embedAll(texts);
+      List<DenseRoutes.RoutedVectors> vectors = routes.embedAll(texts);
       for (int j = 0; j < batch.size(); j++) {
-        out.add(new EmbeddedChunk(batch.get(j), vectors.get(j)));
+        DenseRoutes.RoutedVectors v = vectors.get(j);
+        out.add(new EmbeddedChunk(batch.get(j), v.primary(), v.fields()));
       }
     }
     return out;

@@ -9,7 +9,9 @@ import org.openbook.chunk.Chunk;
  *
  * @param chunk       the chunk
  * @param denseRank   1-based rank in the dense route, or 0 if that route did not return it
- * @param denseScore  cosine similarity of query and chunk in [-1, 1], or NaN if not returned
+ * @param denseScore  cosine similarity of query and chunk in [-1, 1] by the primary embedding
+ *                    model, or NaN if not returned (or returned only by a language route's
+ *                    field, see {@link HybridRetriever})
  * @param sparseRank  1-based rank in the BM25 route, or 0 if that route did not return it
  * @param sparseScore BM25 score, or NaN if not returned
  * @param fusedScore  fusion score (higher is better)

@@ -1,11 +1,15 @@
 package org.openbook.retrieve;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.openbook.analysis.Synonyms;
 import org.openbook.embed.BoundedInput;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.ChunkStore.DenseSearch;
@@ -19,13 +23,19 @@ import org.openbook.index.SearchCoverage;
  * permitted ones. The dense route embeds the question's bounded form ({@link BoundedInput}) so
  * an over-long question never fails; the BM25 route reads the full text, expanded with the
  * user's synonyms ({@link Synonyms#expand}).
+ *
+ * <p>The dense route follows {@link DenseRoutes}: the question is embedded by every model its
+ * language routes to; with one vector the dense list is the primary field's cosines, with an
+ * English vector too it is the {@link DenseRouteMerge merge} of both fields' results. The gate-1
+ * signal {@link SearchResult#bestDenseScore()} is always the primary model's best cosine, so one
+ * threshold holds for every question language.
  */
 public final class HybridRetriever implements Retriever {
 
   /** Which routes run; the evaluation harness compares them. */
   public enum Mode { HYBRID, DENSE, SPARSE }
 
-  private final Embedder embedder;
+  private final DenseRoutes routes;
   private final DenseSearch dense;
   private final SparseSearch sparse;
   private final Fusion fusion;
@@ -40,8 +50,17 @@ public final class HybridRetriever implements Retriever {
   /** A retriever whose BM25 route expands the question with {@code synonyms}. */
   public HybridRetriever(Embedder embedder, DenseSearch dense, SparseSearch sparse, Fusion fusion,
       Mode mode, Synonyms synonyms) {
+    this(DenseRoutes.single(embedder), dense, sparse, fusion, mode, synonyms);
+  }
+
+  /**
+   * A retriever whose dense route follows {@code routes} (one or two models by the question's
+   * language) and whose BM25 route expands the question with {@code synonyms}.
+   */
+  public HybridRetriever(DenseRoutes routes, DenseSearch dense, SparseSearch sparse,
+      Fusion fusion, Mode mode, Synonyms synonyms) {
     this.synonyms = synonyms;
-    this.embedder = embedder;
+    this.routes = routes;
     this.dense = dense;
     this.sparse = sparse;
     this.fusion = fusion;
@@ -52,6 +71,12 @@ public final class HybridRetriever implements Retriever {
     this(embedder, dense, sparse, fusion, Mode.HYBRID);
   }
 
+  /** With language routes, no synonyms. */
+  public HybridRetriever(DenseRoutes routes, DenseSearch dense, SparseSearch sparse,
+      Fusion fusion, Mode mode) {
+    this(routes, dense, sparse, fusion, mode, Synonyms.NONE);
+  }
+
   @Override
   public SearchResult retrieve(Query query) throws IOException {
     AccessFilter filter = query.principal().filter();
@@ -60,21 +85,53 @@ public final class HybridRetriever implements Retriever {
     }
     // A distributed store may answer from part of its shards (if configured to); the missing
     // shards travel with the result so the answer can say so.
-    SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> mode == Mode.SPARSE
-        ? List.of()
-        : dense.searchDense(embedder.embed(BoundedInput.of(query.text(), embedder)),
-            query.fetchK(), filter));
+    // the primary field's cosines: gate 1's signal and every hit's denseScore
+    List<List<ScoredChunk>> lists = new ArrayList<>(List.of(List.of()));
+    SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> {
+      if (mode == Mode.SPARSE) {
+        return List.of();
+      }
+      DenseRoutes.RoutedVectors v = routes.embedQuery(query.text());
+      List<ScoredChunk> primary = dense.searchDense(v.primary(), query.fetchK(), filter);
+      List<ScoredChunk> merged = primary;
+      for (var field : v.fields().entrySet()) {
+        merged = DenseRouteMerge.merge(merged,
+            dense.searchDense(field.getKey(), field.getValue(), query.fetchK(), filter));
+      }
+      lists.set(0, primary);
+      return merged;
+    });
     SearchCoverage.Tracked<List<ScoredChunk>> s = SearchCoverage.track(() -> mode == Mode.DENSE
         ? List.of()
         : sparse.searchSparse(synonyms.expand(query.text()), query.fetchK(), filter));
     boolean scaleNeeded = mode == Mode.HYBRID && fusion.usesSparseMaxScore();
     double sparseMax = scaleNeeded && !s.value().isEmpty()
         ? sparse.maxSparseScore(query.text()) : Double.NaN;
+    List<ScoredChunk> primary = lists.get(0);
     List<Hit> fused = fusion.fuse(d.value(), s.value(), sparseMax);
     List<Hit> top = fused.size() <= query.topK() ? fused : fused.subList(0, query.topK());
-    double best = d.value().isEmpty() ? Double.NaN : d.value().get(0).score();
+    if (d.value() != primary) {
+      top = withPrimaryCosines(top, primary);
+    }
+    double best = primary.isEmpty() ? Double.NaN : primary.get(0).score();
     Set<String> missing = new TreeSet<>(d.missingShards());
     missing.addAll(s.missingShards());
     return new SearchResult(top, best, d.value().size(), s.value().size(), List.copyOf(missing));
+  }
+
+  /**
+   * {@code hits} with each dense score set to the primary field's cosine: after a route merge
+   * the fused dense score is a merged, normalised value, while {@link Hit#denseScore()} promises
+   * a cosine (gate 1 compares it with its threshold). NaN for a chunk only a language field
+   * found; its dense rank (in the merged list) stays.
+   */
+  private static List<Hit> withPrimaryCosines(List<Hit> hits, List<ScoredChunk> primary) {
+    Map<String, Double> cosine = new HashMap<>();
+    for (ScoredChunk c : primary) {
+      cosine.put(c.chunk().id(), c.score());
+    }
+    return hits.stream().map(h -> h.denseRank() == 0 ? h : new Hit(h.chunk(), h.denseRank(),
+        cosine.getOrDefault(h.chunk().id(), Double.NaN), h.sparseRank(), h.sparseScore(),
+        h.fusedScore(), h.rerankScore(), h.rerankRank())).toList();
   }
 }

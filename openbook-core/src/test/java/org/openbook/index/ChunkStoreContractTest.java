@@ -649,6 +649,101 @@ public abstract class ChunkStoreContractTest {
         .hasMessageContaining("dimension");
   }
 
+  // ---------------------------------------------------------------- further dense fields
+
+  /** A second model for the {@code en} field: another dimension than the primary one. */
+  protected static final HashEmbedder EN_EMBEDDER = new HashEmbedder(48, 512);
+  protected static final IndexManifest BILINGUAL = new IndexManifest(EMBEDDER.modelId(),
+      EMBEDDER.dimension(), IndexManifest.COSINE, ANALYSIS.id(), "test-chunker", 0, 0,
+      List.of(new DenseField("en", "hash-en", EN_EMBEDDER.dimension())));
+
+  private static final Chunk BACKUP = chunk("ops/backup.md", 0, "public",
+      "Nightly backups run at 02:00 and are kept for 30 days on the NAS.");
+  private static final Chunk RESTORE = chunk("ops/restore.md", 0, "finance",
+      "Restoring a database from the NAS takes about one hour per terabyte.");
+  private static final Chunk LEAVE = chunk("hr/leave.md", 0, "hr",
+      "年假申请流程：员工须提前三天在 OA 系统中提交年假申请，由直属主管审批。");
+
+  /** Two English chunks with an {@code en} vector, one Chinese chunk with the primary only. */
+  private ChunkStoreUnderTest withBilingualCorpus() throws IOException {
+    ChunkStoreUnderTest s = openTracked(BILINGUAL);
+    for (Chunk c : List.of(BACKUP, RESTORE)) {
+      s.writer().replaceDocument(c.docId(), List.of(new EmbeddedChunk(c, vector(c.embedText()),
+          Map.of("en", EN_EMBEDDER.embed(c.embedText())))));
+    }
+    s.writer().replaceDocument(LEAVE.docId(), embedded(List.of(LEAVE)));
+    s.writer().commit();
+    return s;
+  }
+
+  @Test
+  void should_search_a_further_dense_field_among_the_chunks_with_a_vector_there()
+      throws IOException {
+    ChunkStoreUnderTest s = withBilingualCorpus();
+
+    List<ScoredChunk> hits =
+        s.dense().searchDense("en", EN_EMBEDDER.embed(BACKUP.embedText()), 5, ALL);
+
+    // LEAVE has no en vector: only the two English chunks, own text first with cosine 1
+    assertThat(ids(hits)).containsExactly(BACKUP.id(), RESTORE.id());
+    assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-4));
+    assertRanked(hits);
+    // the primary field still holds every chunk
+    assertThat(ids(s.dense().searchDense(vector(LEAVE.embedText()), 5, ALL)))
+        .containsExactlyInAnyOrder(LEAVE.id(), BACKUP.id(), RESTORE.id());
+  }
+
+  @Test
+  void should_apply_the_access_filter_inside_a_further_dense_field() throws IOException {
+    ChunkStoreUnderTest s = withBilingualCorpus();
+    float[] q = EN_EMBEDDER.embed(RESTORE.embedText());
+
+    assertThat(ids(s.dense().searchDense("en", q, 5, new AccessFilter(Set.of("public")))))
+        .containsExactly(BACKUP.id());
+    assertThat(s.dense().searchDense("en", q, 5, new AccessFilter(Set.of("hr")))).isEmpty();
+    assertThat(s.dense().searchDense("en", q, 5, NOTHING)).isEmpty();
+  }
+
+  @Test
+  void should_refuse_a_dense_field_the_manifest_does_not_have() throws IOException {
+    ChunkStoreUnderTest s = withBilingualCorpus();
+    Chunk c = chunk("ops/other.md", 0, "public", "Other text.");
+
+    assertThatThrownBy(() -> s.dense().searchDense("fr", EN_EMBEDDER.embed("x"), 5, ALL))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fr");
+    assertThatThrownBy(() -> s.dense().searchDense("en", vector("x"), 5, ALL))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimensions");
+    assertThatThrownBy(() -> s.writer().replaceDocument(c.docId(), List.of(new EmbeddedChunk(c,
+        vector(c.embedText()), Map.of("fr", EN_EMBEDDER.embed("x"))))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fr");
+  }
+
+  @Test
+  void should_refuse_reopening_with_another_set_of_dense_fields() throws IOException {
+    ChunkStoreUnderTest bilingual = withBilingualCorpus();
+    closeTracked(bilingual);
+    ChunkStoreUnderTest single = withCorpus();
+    closeTracked(single);
+    IndexManifest otherEnglishModel = new IndexManifest(EMBEDDER.modelId(), EMBEDDER.dimension(),
+        IndexManifest.COSINE, ANALYSIS.id(), "test-chunker", 0, 0,
+        List.of(new DenseField("en", "bge-small-en-v1.5-q", EN_EMBEDDER.dimension())));
+
+    assertThatThrownBy(() -> reopenTracked(bilingual, MANIFEST))
+        .isInstanceOf(IndexMismatchException.class)
+        .hasMessageContaining("dense fields")
+        .hasMessageContaining("--reset");
+    assertThatThrownBy(() -> reopenTracked(bilingual, otherEnglishModel))
+        .isInstanceOf(IndexMismatchException.class)
+        .hasMessageContaining("bge-small-en-v1.5-q");
+    assertThatThrownBy(() -> reopenTracked(single, BILINGUAL))
+        .isInstanceOf(IndexMismatchException.class)
+        .hasMessageContaining("dense fields");
+    // the same set opens, and the vectors are still there
+    ChunkStoreUnderTest again = reopenTracked(bilingual, BILINGUAL);
+    assertThat(ids(again.dense().searchDense("en", EN_EMBEDDER.embed(BACKUP.embedText()), 1,
+        ALL))).containsExactly(BACKUP.id());
+  }
+
   // ---------------------------------------------------------------- catalog
 
   @Test

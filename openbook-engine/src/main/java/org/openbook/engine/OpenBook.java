@@ -29,7 +29,7 @@ import org.openbook.conversation.KeyTermCarryOver;
 import org.openbook.conversation.QuestionRewriter;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.Loaders;
-import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.EmbeddingCache;
 import org.openbook.engine.config.OpenBookConfig;
@@ -69,7 +69,8 @@ import org.openbook.retrieve.SearchResult;
  * }</pre>
  *
  * <p>The builder resolves the configuration once ({@link OpenBookConfig#resolve}) and wires the
- * stages: embedder (default in-process bge-small-zh-v1.5), store (embedded Lucene in the index
+ * stages: embedding models (default in-process bge-small-zh-v1.5 for every text plus
+ * bge-small-en-v1.5 for English, see {@link DenseRoutes}), store (embedded Lucene in the index
  * folder, or the SolrCloud collection of {@code store:}), hybrid retriever with the configured
  * fusion, and the answerer (the configured OpenAI-compatible LLM, else extractive answers). A
  * store opened in {@link Mode#WRITE} or {@link Mode#RESET} holds the index's single-writer lock
@@ -97,7 +98,8 @@ public final class OpenBook implements Closeable {
   }
 
   private final Settings settings;
-  private final Embedder embedder;
+  /** Which models embed chunks and questions, by language. */
+  private final DenseRoutes routes;
   private final TextAnalysis analysis;
   private final IndexStore store;
   private final StructuredChunker chunker;
@@ -121,12 +123,15 @@ public final class OpenBook implements Closeable {
     this.reranker = settings.rerank().enabled() ? newReranker(settings) : null;
     this.synonyms = settings.synonyms().map(Synonyms::load).orElse(Synonyms.NONE);
     this.index = b.index;
-    this.embedder = b.embedder != null ? b.embedder : new BgeSmallZhEmbedder();
+    this.routes = b.routes != null ? b.routes
+        : b.embedder != null ? DenseRoutes.single(b.embedder) : DenseRoutes.defaults();
     this.analysis = OpenBookAnalysis.defaultAnalysis();
-    this.chunker = new StructuredChunker(settings.chunking(), embedder::countTokens,
-        embedder.maxInputTokens());
-    IndexManifest expected = new IndexManifest(embedder.modelId(), embedder.dimension(),
-        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0);
+    // A chunk must fit every model that embeds it.
+    this.chunker = new StructuredChunker(settings.chunking(), routes::countTokens,
+        routes.maxInputTokens());
+    Embedder primary = routes.primary();
+    IndexManifest expected = new IndexManifest(primary.modelId(), primary.dimension(),
+        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields());
     this.store = StoreFactory.open(settings.store(), index, expected, analysis, b.mode);
     EmbeddingCache c = null;
     try {
@@ -141,7 +146,7 @@ public final class OpenBook implements Closeable {
       throw e;
     }
     this.cache = c;
-    this.retriever = reranked(new HybridRetriever(embedder, store, store,
+    this.retriever = reranked(new HybridRetriever(routes, store, store,
         settings.retrieval().fusion(), HybridRetriever.Mode.HYBRID, synonyms));
     Settings.Gate g = settings.gate();
     this.gate = g.lexical()
@@ -214,9 +219,9 @@ public final class OpenBook implements Closeable {
    */
   public ExtractiveGenerator extractiveGenerator() {
     return new ExtractiveGenerator(RefusalPolicy.DEFAULT,
-        new TermCoverage(analysis, new TermWeights(store), synonyms, embedder,
+        new TermCoverage(analysis, new TermWeights(store), synonyms, routes.primary(),
             TermCoverage.DEFAULT_MIN_COSINE),
-        embedder);
+        routes.primary());
   }
 
   /**
@@ -291,7 +296,7 @@ public final class OpenBook implements Closeable {
     var in = settings.ingest();
     IngestOptions options = new IngestOptions(in.maxChunksPerDocument(), in.commitEvery(), cache);
     Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(in.loaders()),
-        in.maxFileBytes(), settings.access()), chunker, embedder, options);
+        in.maxFileBytes(), settings.access()), chunker, routes, options);
     return files == null ? indexer.ingest(root, store, store, listener)
         : indexer.ingestFiles(root, files, store, store, listener);
   }
@@ -401,9 +406,17 @@ public final class OpenBook implements Closeable {
     return retriever;
   }
 
-  /** The embedder (for evaluation variants that build their own retrievers). */
+  /**
+   * The primary embedding model, which embeds every chunk and question (gate 1's cosine); see
+   * {@link #routes()} for the English route.
+   */
   public Embedder embedder() {
-    return embedder;
+    return routes.primary();
+  }
+
+  /** The embedding models by language, as this engine ingests and searches (evaluation variants). */
+  public DenseRoutes routes() {
+    return routes;
   }
 
   /** The store (embedded Lucene or SolrCloud), for callers that need a capability directly. */
@@ -440,6 +453,7 @@ public final class OpenBook implements Closeable {
     private OpenBookConfig config = OpenBookConfig.defaults();
     private Map<String, String> env = System.getenv();
     private Embedder embedder;
+    private DenseRoutes routes;
     private Generator generator;
     private ConversationStore conversations;
     private Mode mode = Mode.READ;
@@ -467,9 +481,22 @@ public final class OpenBook implements Closeable {
       return this;
     }
 
-    /** The embedder; default the in-process bge-small-zh-v1.5. It must match the index's. */
+    /**
+     * One embedding model for every text, with no English route (tests, custom models); default
+     * {@link DenseRoutes#defaults()}. It must match the index's.
+     */
     public Builder embedder(Embedder embedder) {
       this.embedder = embedder;
+      return this;
+    }
+
+    /**
+     * The embedding models by language (overrides {@link #embedder}); default
+     * {@link DenseRoutes#defaults()}: bge-small-zh-v1.5 for every text, bge-small-en-v1.5 in
+     * addition for English. They must match the index's (the manifest records every model).
+     */
+    public Builder routes(DenseRoutes routes) {
+      this.routes = routes;
       return this;
     }
 

@@ -6,14 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
-import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.ingest.IngestListener;
 import org.openbook.testing.SharedData;
 
 /**
- * The kb-demo documents ingested once per test JVM with the real bge-small-zh embedder and the
- * default configuration (about 10 s), into a temporary folder removed at exit. Tests that need it
+ * The kb-demo documents ingested once per test JVM with the default embedding models
+ * (bge-small-zh-v1.5, plus bge-small-en-v1.5 for the English route) and the default
+ * configuration (about 20 s), into a temporary folder removed at exit. Tests that need it
  * are skipped when the shared data is absent.
  */
 public final class KbDemoIndex {
@@ -33,8 +33,8 @@ public final class KbDemoIndex {
     if (index == null) {
       Path dir = Files.createTempDirectory("kb-demo-index");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
-      try (OpenBook engine = OpenBook.builder().index(dir.resolve("index")).config(OpenBookConfig.defaults())
-          .embedder(new BgeSmallZhEmbedder()).mode(OpenBook.Mode.RESET).build()) {
+      try (OpenBook engine = OpenBook.builder().index(dir.resolve("index"))
+          .config(OpenBookConfig.defaults()).mode(OpenBook.Mode.RESET).build()) {
         engine.ingest(docs, IngestListener.NONE);
       }
       index = dir.resolve("index");

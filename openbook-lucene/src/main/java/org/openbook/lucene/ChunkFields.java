@@ -15,13 +15,16 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.util.VectorUtil;
 import org.openbook.chunk.Chunk;
+import org.openbook.index.DenseField;
 import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.IndexManifest;
 
 /**
  * The Lucene document layout of one chunk, and the conversion both ways.
  *
  * <p>Indexed: {@code id}, {@code docId}, {@code dept} (exact terms), {@code text} (the chunk's
- * embedText, analysed, BM25), {@code vector} (HNSW, {@link #SIMILARITY}). Stored: everything
+ * embedText, analysed, BM25), {@code vector} (HNSW, {@link #SIMILARITY}) and one {@code
+ * vector_<name>} per further dense field the chunk has a vector for. Stored: everything
  * needed to rebuild the {@link Chunk}; the heading path and meta as JSON.
  */
 final class ChunkFields {
@@ -32,6 +35,8 @@ final class ChunkFields {
   /** The heading path alone, analysed like {@link #TEXT}: a BM25F-style second field. */
   static final String HEADING = "heading";
   static final String VECTOR = "vector";
+  /** Prefix of the further dense fields: {@code vector_<DenseField name>}. */
+  static final String VECTOR_PREFIX = "vector_";
   private static final String ORDINAL = "ordinal";
   private static final String RAW = "raw";
   private static final String EMBED_TEXT = "embedText";
@@ -85,8 +90,19 @@ final class ChunkFields {
     }
   }
 
-  /** The Lucene document for {@code ec}; see {@link #unitVector} for the errors thrown. */
-  static Document toDocument(EmbeddedChunk ec, int dimension) {
+  /** The Lucene field of the manifest's dense field {@code name}. */
+  static String vectorField(String name) {
+    return VECTOR_PREFIX + name;
+  }
+
+  /**
+   * The Lucene document for {@code ec}; see {@link #unitVector} for the errors thrown.
+   *
+   * @throws IllegalArgumentException also if {@code ec} has a vector for a field the manifest
+   *     does not have
+   */
+  static Document toDocument(EmbeddedChunk ec, IndexManifest manifest) {
+    int dimension = manifest.dimension();
     Chunk c = ec.chunk();
     Document d = new Document();
     d.add(new StringField(ID, c.id(), Field.Store.YES));
@@ -96,6 +112,13 @@ final class ChunkFields {
     d.add(new TextField(HEADING, c.headingLabel(), Field.Store.NO));
     d.add(new KnnFloatVectorField(
         VECTOR, unitVector(ec.vector(), dimension, "chunk " + c.id()), SIMILARITY));
+    for (Map.Entry<String, float[]> v : new java.util.TreeMap<>(ec.denseVectors()).entrySet()) {
+      DenseField f = manifest.denseField(v.getKey()).orElseThrow(() -> new IllegalArgumentException(
+          "chunk " + c.id() + ": the index has no dense field '" + v.getKey() + "'"));
+      d.add(new KnnFloatVectorField(vectorField(f.name()),
+          unitVector(v.getValue(), f.dimension(), "chunk " + c.id() + " field " + f.name()),
+          SIMILARITY));
+    }
     d.add(new StoredField(ORDINAL, c.ordinal()));
     d.add(new StoredField(RAW, c.raw()));
     d.add(new StoredField(EMBED_TEXT, c.embedText()));

@@ -24,11 +24,11 @@ final class ExactVectorSearch {
   private ExactVectorSearch() {}
 
   /**
-   * The {@code topN} allowed documents with the highest {@link ChunkFields#SIMILARITY} to
-   * {@code unit}, scored exactly as the HNSW query scores them.
+   * The {@code topN} allowed documents with a vector in {@code field} with the highest {@link
+   * ChunkFields#SIMILARITY} to {@code unit}, scored exactly as the HNSW query scores them.
    */
-  static ScoreDoc[] topN(IndexSearcher searcher, Query filter, float[] unit, int topN)
-      throws IOException {
+  static ScoreDoc[] topN(IndexSearcher searcher, String field, Query filter, float[] unit,
+      int topN) throws IOException {
     Weight allowed = searcher.createWeight(searcher.rewrite(filter),
         ScoreMode.COMPLETE_NO_SCORES, 1f);
     // min-heap of the best topN so far: lowest score (then highest doc id) on top
@@ -36,7 +36,7 @@ final class ExactVectorSearch {
         Comparator.comparingDouble((ScoreDoc d) -> d.score).thenComparingInt(d -> -d.doc));
     for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
       Scorer scorer = allowed.scorer(leaf);
-      FloatVectorValues vectors = leaf.reader().getFloatVectorValues(ChunkFields.VECTOR);
+      FloatVectorValues vectors = leaf.reader().getFloatVectorValues(field);
       if (scorer == null || vectors == null) {
         continue;
       }

@@ -83,7 +83,6 @@ final class IndexFolder {
   }
 
   static IndexManifest withCounts(IndexManifest m, long documents, long chunks) {
-    return new IndexManifest(m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(),
-        m.chunker(), documents, chunks);
+    return m.withCounts(documents, chunks);
   }
 }

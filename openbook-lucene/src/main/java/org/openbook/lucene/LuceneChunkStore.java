@@ -23,6 +23,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.FieldExistsQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -39,6 +40,7 @@ import org.openbook.analysis.TextAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.DenseField;
 import org.openbook.index.DocumentEntry;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
@@ -225,6 +227,12 @@ public final class LuceneChunkStore
       throw new IllegalArgumentException(
           "dimension " + expected.dimension() + " is outside 1.." + max);
     }
+    for (DenseField f : expected.denseFields()) {
+      if (f.dimension() > max) {
+        throw new IllegalArgumentException("dense field '" + f.name() + "': dimension "
+            + f.dimension() + " is outside 1.." + max);
+      }
+    }
   }
 
   /** The index folder. */
@@ -344,23 +352,47 @@ public final class LuceneChunkStore
   @Override
   public List<ScoredChunk> searchDense(float[] queryVector, int topN, AccessFilter filter)
       throws IOException {
+    return searchVectors(ChunkFields.VECTOR, settings.dimension(), "query", queryVector, topN,
+        filter);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException also if {@code topN < 1}, or the vector is zero or not
+   *     finite
+   */
+  @Override
+  public List<ScoredChunk> searchDense(String field, float[] queryVector, int topN,
+      AccessFilter filter) throws IOException {
+    DenseField f = settings.denseField(field).orElseThrow(() -> new IllegalArgumentException(
+        "the index has no dense field '" + field + "'; it has " + settings.denseFields()));
+    return searchVectors(ChunkFields.vectorField(f.name()), f.dimension(), "query (" + field + ")",
+        queryVector, topN, filter);
+  }
+
+  private List<ScoredChunk> searchVectors(String luceneField, int dimension, String what,
+      float[] queryVector, int topN, AccessFilter filter) throws IOException {
     requireTopN(topN);
-    float[] unit = ChunkFields.unitVector(queryVector, settings.dimension(), "query");
+    float[] unit = ChunkFields.unitVector(queryVector, dimension, what);
     if (filter.departments().isEmpty()) {
       return List.of();
     }
-    Query allowed = departments(filter);
+    // Only chunks with a vector in this field count (not every chunk has a secondary vector).
+    Query allowed = new BooleanQuery.Builder()
+        .add(departments(filter), BooleanClause.Occur.FILTER)
+        .add(new FieldExistsQuery(luceneField), BooleanClause.Occur.FILTER)
+        .build();
     IndexSearcher s = searchers.acquire();
     try {
       denseQueries.incrementAndGet();
       denseSegments.addAndGet(s.getIndexReader().leaves().size());
       ScoreDoc[] docs = s.search(
-          new CountingKnnQuery(ChunkFields.VECTOR, unit, topN, allowed, exactSegments), topN)
-          .scoreDocs;
+          new CountingKnnQuery(luceneField, unit, topN, allowed, exactSegments), topN).scoreDocs;
       if (docs.length < topN && s.count(allowed) > docs.length) {
         // HNSW missed documents the filter allows (e.g. a graph split by duplicate vectors)
         long t0 = System.nanoTime();
-        docs = ExactVectorSearch.topN(s, allowed, unit, topN);
+        docs = ExactVectorSearch.topN(s, luceneField, allowed, unit, topN);
         fallbacks.incrementAndGet();
         fallbackNanos.addAndGet(System.nanoTime() - t0);
       }
@@ -506,7 +538,7 @@ public final class LuceneChunkStore
         throw new IllegalArgumentException("chunk " + ec.chunk().id() + " belongs to document '"
             + ec.chunk().docId() + "', not '" + docId + "'");
       }
-      docs.add(ChunkFields.toDocument(ec, settings.dimension()));
+      docs.add(ChunkFields.toDocument(ec, settings));
     }
     Term term = new Term(ChunkFields.DOC_ID, docId);
     if (docs.isEmpty()) {

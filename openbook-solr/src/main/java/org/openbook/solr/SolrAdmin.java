@@ -30,6 +30,7 @@ import org.apache.solr.common.cloud.Replica;
 import org.apache.solr.common.params.ShardParams;
 import org.apache.solr.common.cloud.Slice;
 import org.apache.solr.common.util.ContentStreamBase;
+import org.openbook.index.DenseField;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
 
@@ -50,6 +51,8 @@ public final class SolrAdmin {
   static final String CONFIGSET_RESOURCES = "/org/openbook/solr/configset/";
   /** Placeholder in managed-schema.xml replaced with the vector dimension at upload. */
   static final String DIMENSION_PLACEHOLDER = "${openbook.vector.dimension}";
+  /** Placeholder (inside an XML comment) for the further dense fields' types and fields. */
+  static final String DENSE_FIELDS_PLACEHOLDER = "${openbook.dense.fields}";
   /** Solr's limit for DenseVectorField (Lucene's default maximum). */
   static final int MAX_DIMENSION = 1024;
 
@@ -86,6 +89,23 @@ public final class SolrAdmin {
    */
   public InitOutcome init(String collection, int shards, int replicas, int dimension)
       throws IOException {
+    return init(collection, shards, replicas, dimension, List.of());
+  }
+
+  /**
+   * As {@link #init(String, int, int, int)}, with a DenseVectorField {@code vector_<name>} for
+   * each further dense field of the manifest (its own dimension, cosine, HNSW).
+   *
+   * @throws IndexMismatchException also if the collection exists with other dense fields
+   */
+  public InitOutcome init(String collection, int shards, int replicas, int dimension,
+      List<DenseField> denseFields) throws IOException {
+    for (DenseField f : denseFields) {
+      if (f.dimension() > MAX_DIMENSION) {
+        throw new IllegalArgumentException("dense field '" + f.name() + "': dimension "
+            + f.dimension() + " is outside 1.." + MAX_DIMENSION);
+      }
+    }
     if (dimension < 1 || dimension > MAX_DIMENSION) {
       throw new IllegalArgumentException(
           "dimension " + dimension + " is outside 1.." + MAX_DIMENSION);
@@ -102,6 +122,11 @@ public final class SolrAdmin {
             + "dimension " + stored.get().dimension() + ", not " + dimension
             + "; delete it (or reset it) before initialising it for another embedding model");
       }
+      if (stored.isPresent() && !stored.get().denseFields().equals(denseFields)) {
+        throw new IndexMismatchException("collection '" + collection + "' has the dense fields "
+            + stored.get().denseFields() + ", not " + denseFields
+            + "; delete it (or reset it) before initialising it for other embedding models");
+      }
     }
     String configSet = configSetName(collection);
     run("upload configset " + configSet, () -> {
@@ -110,7 +135,7 @@ public final class SolrAdmin {
           .setOverwrite(true)
           .setCleanup(true);
       upload.setUploadStream(new ContentStreamBase.ByteArrayStream(
-          configSetZip(dimension), configSet + ".zip", "application/zip"));
+          configSetZip(dimension, denseFields), configSet + ".zip", "application/zip"));
       return upload.process(client);
     });
     if (exists) {
@@ -299,12 +324,21 @@ public final class SolrAdmin {
 
   /** The configset as a zip, with {@code dimension} written into the schema. */
   static byte[] configSetZip(int dimension) {
+    return configSetZip(dimension, List.of());
+  }
+
+  /**
+   * The configset as a zip, with {@code dimension} and a field type and field per further dense
+   * field written into the schema.
+   */
+  static byte[] configSetZip(int dimension, List<DenseField> denseFields) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
       for (String name : CONFIGSET_FILES) {
         String text = resource(name);
         if (name.equals("managed-schema.xml")) {
-          text = text.replace(DIMENSION_PLACEHOLDER, Integer.toString(dimension));
+          text = text.replace(DIMENSION_PLACEHOLDER, Integer.toString(dimension))
+              .replace(DENSE_FIELDS_PLACEHOLDER, denseFieldsXml(denseFields));
         }
         zip.putNextEntry(new ZipEntry(name));
         zip.write(text.getBytes(StandardCharsets.UTF_8));
@@ -314,6 +348,20 @@ public final class SolrAdmin {
       throw new UncheckedIOException(e);
     }
     return bytes.toByteArray();
+  }
+
+  private static String denseFieldsXml(List<DenseField> fields) {
+    StringBuilder xml = new StringBuilder("-->");
+    for (DenseField f : fields) {
+      String name = SolrFields.vectorField(f.name());
+      xml.append("\n  <fieldType name=\"openbook_").append(name)
+          .append("\" class=\"solr.DenseVectorField\" vectorDimension=\"").append(f.dimension())
+          .append("\" similarityFunction=\"cosine\" knnAlgorithm=\"hnsw\"")
+          .append(" hnswMaxConnections=\"16\" hnswBeamWidth=\"100\"/>")
+          .append("\n  <field name=\"").append(name).append("\" type=\"openbook_").append(name)
+          .append("\" indexed=\"true\" stored=\"false\"/>");
+    }
+    return xml.append("\n  <!--").toString();
   }
 
   private static String resource(String name) throws IOException {

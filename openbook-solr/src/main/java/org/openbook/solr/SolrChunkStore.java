@@ -27,6 +27,7 @@ import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.DocumentEntry;
 import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.DenseField;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.index.IndexStore;
@@ -133,7 +134,8 @@ public final class SolrChunkStore
         throw SolrAdmin.explain(config, e);
       }
       if (!exists) {
-        admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension());
+        admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension(),
+            expected.denseFields());
       }
       return open(client, true, config.collection(), expected, analysis, config.failures(),
           config.user());
@@ -332,21 +334,50 @@ public final class SolrChunkStore
   @Override
   public List<ScoredChunk> searchDense(float[] queryVector, int topN, AccessFilter filter)
       throws IOException {
+    return searchVectors(SolrFields.VECTOR, null, settings.dimension(), queryVector, topN,
+        filter);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException also if {@code topN < 1} or a component is not finite
+   */
+  @Override
+  public List<ScoredChunk> searchDense(String field, float[] queryVector, int topN,
+      AccessFilter filter) throws IOException {
+    DenseField f = settings.denseField(field).orElseThrow(() -> new IllegalArgumentException(
+        "the collection has no dense field '" + field + "'; it has " + settings.denseFields()));
+    return searchVectors(SolrFields.vectorField(f.name()), f.name(), f.dimension(), queryVector,
+        topN, filter);
+  }
+
+  /**
+   * kNN over {@code solrField}; {@code denseField} (null for the primary field) restricts the
+   * search and its exhaustiveness check to chunks that have a vector there.
+   */
+  private List<ScoredChunk> searchVectors(String solrField, String denseField, int dimension,
+      float[] queryVector, int topN, AccessFilter filter) throws IOException {
     requireTopN(topN);
-    String vector = vectorLiteral(queryVector);
+    String vector = vectorLiteral(queryVector, dimension);
     if (filter.departments().isEmpty()) {
       return List.of();
     }
-    SolrQuery q = new SolrQuery(
-        "{!knn f=" + SolrFields.VECTOR + " topK=" + topN + "}" + vector);
+    String hasVector = denseField == null ? null : SolrFields.DENSE_FIELDS + ":" + denseField;
+    SolrQuery q = new SolrQuery("{!knn f=" + solrField + " topK=" + topN + "}" + vector);
+    SolrQuery allowed = new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(departments(filter));
+    if (hasVector != null) {
+      q.addFilterQuery(hasVector);
+      allowed.addFilterQuery(hasVector);
+    }
     List<ScoredChunk> hits = search("dense search", q, topN, filter);
-    if (hits.size() < topN && numFound("count allowed chunks", new SolrQuery("*:*")
-        .addFilterQuery(CHUNKS_ONLY).addFilterQuery(departments(filter)),
+    if (hits.size() < topN && numFound("count allowed chunks", allowed,
         failures.partialResults()) > hits.size()) {
       // HNSW missed chunks the filter allows (a graph split by many identical vectors,
       // apache/lucene#12627): score every allowed chunk exactly, as the Lucene store does.
       // The two-argument vectorSimilarity uses the field's own similarity (SOLR-17164).
-      hits = exactDense(queryVector, topN, filter);
+      hits = exactDense(solrField, hasVector, vector, topN, filter);
     }
     // Lucene's cosine score is (1 + cos) / 2; the SPI promises the cosine itself.
     return hits.stream()
@@ -431,8 +462,17 @@ public final class SolrChunkStore
    */
   List<ScoredChunk> exactDense(float[] queryVector, int topN, AccessFilter filter)
       throws IOException {
-    return search("exact dense search", new SolrQuery("{!func}vectorSimilarity("
-        + SolrFields.VECTOR + "," + vectorLiteral(queryVector) + ")"), topN, filter);
+    return exactDense(SolrFields.VECTOR, null, vectorLiteral(queryVector, settings.dimension()),
+        topN, filter);
+  }
+
+  private List<ScoredChunk> exactDense(String solrField, String hasVector, String vector,
+      int topN, AccessFilter filter) throws IOException {
+    SolrQuery q = new SolrQuery("{!func}vectorSimilarity(" + solrField + "," + vector + ")");
+    if (hasVector != null) {
+      q.addFilterQuery(hasVector);
+    }
+    return search("exact dense search", q, topN, filter);
   }
 
   private List<ScoredChunk> search(String what, SolrQuery q, int topN, AccessFilter filter)
@@ -462,10 +502,10 @@ public final class SolrChunkStore
         .collect(Collectors.joining(" OR ", SolrFields.DEPT + ":(", ")"));
   }
 
-  private String vectorLiteral(float[] v) {
-    if (v.length != settings.dimension()) {
+  private static String vectorLiteral(float[] v, int dimension) {
+    if (v.length != dimension) {
       throw new IllegalArgumentException("query vector has " + v.length
-          + " dimensions, the collection " + settings.dimension());
+          + " dimensions, the collection " + dimension);
     }
     StringBuilder s = new StringBuilder(v.length * 12).append('[');
     for (int i = 0; i < v.length; i++) {
@@ -588,6 +628,7 @@ public final class SolrChunkStore
         throw new IllegalArgumentException("chunk " + c.id() + ": vector has "
             + ec.vector().length + " dimensions, the collection " + settings.dimension());
       }
+      requireDenseFields(ec);
       docs.add(SolrFields.toDocument(ec, analyzer));
     }
     Chunk head = chunks.stream().map(EmbeddedChunk::chunk)
@@ -595,6 +636,18 @@ public final class SolrChunkStore
     SolrInputDocument block = SolrFields.documentBlock(docId,
         head.meta().getOrDefault(SolrFields.CONTENT_HASH_META, ""), docs);
     call("write document " + docId, () -> client.add(collection, block));
+  }
+
+  private void requireDenseFields(EmbeddedChunk ec) {
+    for (Map.Entry<String, float[]> v : ec.denseVectors().entrySet()) {
+      DenseField f = settings.denseField(v.getKey()).orElseThrow(() -> new IllegalArgumentException(
+          "chunk " + ec.chunk().id() + ": the collection has no dense field '" + v.getKey() + "'"));
+      if (v.getValue().length != f.dimension()) {
+        throw new IllegalArgumentException("chunk " + ec.chunk().id() + ": field " + f.name()
+            + " vector has " + v.getValue().length + " dimensions, the collection "
+            + f.dimension());
+      }
+    }
   }
 
   /** Deletes the document's block (its root id; Solr deletes the children with it). */

@@ -20,6 +20,7 @@ import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrInputDocument;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.DenseField;
 import org.openbook.index.IndexManifest;
 
 /**
@@ -67,6 +68,8 @@ final class SolrFields {
   /** The heading label alone, pre-analysed like {@link #TEXT_TOKENS}: a second BM25 field. */
   static final String HEADING_TOKENS = "heading_tokens";
   static final String VECTOR = "vector";
+  /** The names of the further dense fields a chunk has a vector in. */
+  static final String DENSE_FIELDS = "dense_fields";
   static final String SCORE = "score";
 
   /** Everything {@link #toChunk} reads, plus the score. */
@@ -137,7 +140,20 @@ final class SolrFields {
       vector.add(f);
     }
     d.setField(VECTOR, vector);
+    for (Map.Entry<String, float[]> v : new java.util.TreeMap<>(ec.denseVectors()).entrySet()) {
+      List<Float> values = new ArrayList<>(v.getValue().length);
+      for (float f : v.getValue()) {
+        values.add(f);
+      }
+      d.setField(vectorField(v.getKey()), values);
+      d.addField(DENSE_FIELDS, v.getKey());
+    }
     return d;
+  }
+
+  /** The Solr field of the manifest's dense field {@code name}: {@code vector_<name>}. */
+  static String vectorField(String name) {
+    return VECTOR + "_" + name;
   }
 
   /**
@@ -198,7 +214,8 @@ final class SolrFields {
     d.setField(ID, MANIFEST_ID);
     d.setField(KIND, KIND_MANIFEST);
     d.setField(MANIFEST_JSON, write(new StoredManifest(
-        m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(), m.chunker(), LAYOUT)));
+        m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(), m.chunker(), LAYOUT,
+        m.denseFields())));
     return d;
   }
 
@@ -223,7 +240,7 @@ final class SolrFields {
       StoredManifest s =
           JSON.readValue((String) d.getFirstValue(MANIFEST_JSON), StoredManifest.class);
       return new IndexManifest(s.embeddingModel(), s.dimension(), s.metric(), s.analyzer(),
-          s.chunker(), documents, chunks);
+          s.chunker(), documents, chunks, s.denseFields());
     } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new IllegalStateException("document " + MANIFEST_ID + ": field " + MANIFEST_JSON
           + " is not an OpenBook manifest: " + e.getMessage(), e);
@@ -231,11 +248,12 @@ final class SolrFields {
   }
 
   /**
-   * What is stored of an {@link IndexManifest}: the settings, not the counts, and the layout
-   * ({@link #LAYOUT}; null in collections written before it was recorded).
+   * What is stored of an {@link IndexManifest}: the settings, not the counts, the layout
+   * ({@link #LAYOUT}; null in collections written before it was recorded) and the further dense
+   * fields ({@code denseFields}; null in manifests written before it existed, read as none).
    */
   record StoredManifest(String embeddingModel, int dimension, String metric, String analyzer,
-      String chunker, String layout) {}
+      String chunker, String layout, List<DenseField> denseFields) {}
 
   private static int intField(SolrDocument d, String field) {
     Object v = d.getFirstValue(field);

@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.openbook.embed.Embedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.eval.EvalCase;
 import org.openbook.eval.EvalCases;
 import org.openbook.eval.GateCalibration;
@@ -76,13 +76,14 @@ public final class CalibrateCommand implements Callable<Integer> {
     OpenBookConfig config = common.loadConfig();
     try (OpenBook engine = OpenBook.builder().index(common.index).config(config)
         .mode(OpenBook.Mode.READ).build()) {
-      Embedder embedder = engine.embedder();
-      Retriever dense = new HybridRetriever(embedder, engine.store(), engine.store(),
+      DenseRoutes routes = engine.routes();
+      // Gate 1 reads the primary model's best cosine whatever the question's language.
+      Retriever dense = new HybridRetriever(routes, engine.store(), engine.store(),
           RrfFusion.DEFAULT, HybridRetriever.Mode.DENSE);
       GateCalibration g = new GateCalibration(
           bestCosines(dense, answerable, engine), bestCosines(dense, unanswerable, engine));
       out.printf("index %s (%d chunks, %s); current gate-1 threshold %.3f%n%n", common.index,
-          engine.count(), embedder.modelId(), engine.settings().gate().threshold());
+          engine.count(), routes.primary().modelId(), engine.settings().gate().threshold());
       out.print(g.render());
       out.flush();
       return 0;

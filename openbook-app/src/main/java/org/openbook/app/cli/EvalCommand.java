@@ -10,9 +10,9 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.openbook.embed.Embedder;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.embed.DenseRoutes;
 import org.openbook.eval.CaseEvaluator;
 import org.openbook.eval.ConfigResult;
 import org.openbook.eval.EvalCase;
@@ -95,12 +95,12 @@ public final class EvalCommand implements Callable<Integer> {
     OpenBookConfig config = common.loadConfig();
     try (OpenBook engine = OpenBook.builder().index(common.index).config(config)
         .mode(OpenBook.Mode.WRITE).build()) {
-      Embedder embedder = engine.embedder();
+      DenseRoutes routes = engine.routes();
       if (engine.count() == 0) {
         ingest(engine, stdout);
       }
       var settings = engine.settings();
-      List<RetrieverVariant> variants = RetrieverVariant.parse(configs, embedder, engine.store(),
+      List<RetrieverVariant> variants = RetrieverVariant.parseRouted(configs, routes, engine.store(),
           engine.store(), settings.retrieval().fusion(),
           settings.rerank().enabled() ? engine::reranked : null);
       CaseEvaluator evaluator = new CaseEvaluator(engine::principal, engine.gate(),
@@ -115,7 +115,8 @@ public final class EvalCommand implements Callable<Integer> {
       EvalReport report = new EvalReport("eval: " + cases.getFileName(), List.of(
           "cases: " + cases + " (" + labelled.size() + " questions)",
           "index: " + common.index + " (" + engine.count() + " chunks, "
-              + embedder.modelId() + ")",
+              + routes.primary().modelId()
+              + routes.english().map(e -> " + " + e.modelId() + " for English").orElse("") + ")",
           String.format(Locale.ROOT, "gate 1: dense threshold %.3f%s; refusal = AnswerService "
               + "status REFUSED_* with the extractive generator (gate 2: key-term coverage)",
               settings.gate().threshold(), engine.gate().lexical()

@@ -1,0 +1,174 @@
+package org.openbook.embed;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.openbook.index.DenseField;
+
+/**
+ * Which embedding models embed a text, by its {@link LanguageDetector detected language}; the
+ * same rule for chunks at ingest and for questions at search, so a question is compared only
+ * with vectors of its own model.
+ *
+ * <ul>
+ *   <li>The <b>primary</b> model (bge-small-zh-v1.5 in the product) embeds every text, Chinese
+ *       and English: its field holds every chunk, so a Chinese question reaches English passages
+ *       (cross-language) and gate 1 always has the same cosine scale. Traditional Chinese is
+ *       folded to Simplified first when {@code foldTraditional} ({@link ChineseFolding}).
+ *   <li>The <b>English</b> model (bge-small-en-v1.5), when present, also embeds every
+ *       <em>chunk</em> into the {@link #ENGLISH} field, and every <em>question</em> detected as
+ *       {@link Language#EN}.
+ * </ul>
+ *
+ * An English question is thus searched in both fields and a Chinese question in the primary
+ * field only (the English model does not help Chinese questions). Chinese chunks get an English
+ * vector too because, measured, English questions find Chinese passages better through it
+ * (XQuAD en→zh dense R@1 0.350 against 0.138 with the Chinese model, 0.392 merged). Chosen by the
+ * XQuAD and DRCD measurements in docs/BENCHMARKS.md ("Language-aware dense routes").
+ */
+public final class DenseRoutes {
+
+  /** Name of the English model's dense field. */
+  public static final String ENGLISH = "en";
+
+  private final Embedder primary;
+  private final Embedder english;
+  private final boolean foldTraditional;
+
+  private DenseRoutes(Embedder primary, Embedder english, boolean foldTraditional) {
+    // null only for callers that never run the dense route (BM25-only evaluation)
+    this.primary = primary;
+    this.english = english;
+    this.foldTraditional = foldTraditional;
+  }
+
+  /** One model for every text, unchanged input (tests, custom models). */
+  public static DenseRoutes single(Embedder model) {
+    return new DenseRoutes(model, null, false);
+  }
+
+  /**
+   * The product's routes: {@code chinese} for every text (Traditional folded to Simplified),
+   * {@code english} in addition for English texts.
+   */
+  public static DenseRoutes bilingual(Embedder chinese, Embedder english) {
+    return new DenseRoutes(chinese, Objects.requireNonNull(english, "english"), true);
+  }
+
+  /** The default models: {@link BgeSmallZhEmbedder} and {@link BgeSmallEnEmbedder}. */
+  public static DenseRoutes defaults() {
+    return bilingual(new BgeSmallZhEmbedder(), new BgeSmallEnEmbedder());
+  }
+
+  /** These routes with every model answering from {@code cache} first. */
+  public DenseRoutes cached(EmbeddingCache cache) {
+    return new DenseRoutes(new CachingEmbedder(primary, cache),
+        english == null ? null : new CachingEmbedder(english, cache), foldTraditional);
+  }
+
+  /** The model of the primary field. */
+  public Embedder primary() {
+    return primary;
+  }
+
+  /** The English model, if this has one. */
+  public Optional<Embedder> english() {
+    return Optional.ofNullable(english);
+  }
+
+  /** The dense fields besides the primary one, for the index manifest. */
+  public List<DenseField> denseFields() {
+    return english == null ? List.of()
+        : List.of(new DenseField(ENGLISH, english.modelId(), english.dimension()));
+  }
+
+  /** Whether a question {@code text} is also embedded by the English model. */
+  public boolean routesToEnglish(String text) {
+    return english != null && LanguageDetector.detect(text) == Language.EN;
+  }
+
+  /**
+   * Most tokens a chunk {@code text} takes in any model that embeds it; the chunker keeps this
+   * at most {@link #maxInputTokens()}.
+   */
+  public int countTokens(String text) {
+    int n = primary.countTokens(primaryInput(text));
+    return english != null ? Math.max(n, english.countTokens(text)) : n;
+  }
+
+  /** The smallest input limit of the models. */
+  public int maxInputTokens() {
+    return english == null ? primary.maxInputTokens()
+        : Math.min(primary.maxInputTokens(), english.maxInputTokens());
+  }
+
+  /**
+   * Embeds chunk texts: every text with the primary model and, when there is one, with the
+   * English model; one batch per model.
+   *
+   * @return per text, in order: the primary vector and the further vectors by field name
+   * @throws InputTooLongException if a text exceeds a model's limit (nothing is truncated)
+   */
+  public List<RoutedVectors> embedAll(List<String> texts) {
+    return embed(texts, true);
+  }
+
+  /**
+   * Embeds a question: with the primary model and, when it is English, also with the English
+   * model. Each model reads the question's {@link BoundedInput bounded form} for its own limit,
+   * so an over-long question never fails.
+   */
+  public RoutedVectors embedQuery(String text) {
+    return embed(List.of(text), false).get(0);
+  }
+
+  private List<RoutedVectors> embed(List<String> texts, boolean chunks) {
+    List<float[]> p = primary.embedAll(texts.stream()
+        .map(t -> chunks ? primaryInput(t) : BoundedInput.of(primaryInput(t), primary))
+        .toList());
+    List<Integer> englishIdx = new ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      if (english != null && (chunks || routesToEnglish(texts.get(i)))) {
+        englishIdx.add(i);
+      }
+    }
+    List<float[]> e = englishIdx.isEmpty() ? List.of()
+        : english.embedAll(englishIdx.stream().map(texts::get)
+            .map(t -> chunks ? t : BoundedInput.of(t, english)).toList());
+    List<Map<String, float[]>> extra = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      extra.add(new HashMap<>());
+    }
+    for (int j = 0; j < englishIdx.size(); j++) {
+      extra.get(englishIdx.get(j)).put(ENGLISH, e.get(j));
+    }
+    List<RoutedVectors> out = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      out.add(new RoutedVectors(p.get(i), extra.get(i)));
+    }
+    return out;
+  }
+
+
+  /** The text the primary model reads: folded to Simplified when it is Traditional. */
+  public String primaryInput(String text) {
+    return foldTraditional ? ChineseFolding.toSimplifiedIfTraditional(text) : text;
+  }
+
+  /**
+   * The vectors of one text.
+   *
+   * @param primary L2-normalised primary-model vector
+   * @param fields  L2-normalised vectors of further fields, by {@link DenseField#name()}
+   */
+  public record RoutedVectors(float[] primary, Map<String, float[]> fields) {
+    public RoutedVectors {
+      Objects.requireNonNull(primary, "primary");
+      fields = Map.copyOf(fields);
+    }
+  }
+
+}

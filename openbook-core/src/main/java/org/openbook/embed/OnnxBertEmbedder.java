@@ -1,0 +1,93 @@
+package org.openbook.embed;
+
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A BERT-family ONNX model packaged by LangChain4j ({@code langchain4j-embeddings-*}), run in
+ * process, with a hard input limit.
+ *
+ * <p>LangChain4j would split an over-long input into 510-token parts and average them, which
+ * silently changes what the vector means; here every input is counted with the model's own
+ * WordPiece tokenizer first and an over-long one is rejected with {@link InputTooLongException}.
+ * Output vectors are L2-normalised.
+ */
+abstract class OnnxBertEmbedder implements Embedder {
+
+  private final String modelId;
+  private final int dimension;
+  private final int maxTokens;
+  private final EmbeddingModel model;
+  private final HuggingFaceTokenizer tokenizer;
+
+  /**
+   * @param tokenizerResource class-path resource of the model's {@code tokenizer.json}, looked up
+   *     next to {@code model}'s class (it ships in the same jar)
+   */
+  OnnxBertEmbedder(String modelId, int dimension, int maxTokens, EmbeddingModel model,
+      String tokenizerResource) {
+    this.modelId = modelId;
+    this.dimension = dimension;
+    this.maxTokens = maxTokens;
+    this.model = model;
+    try (InputStream in = model.getClass().getResourceAsStream(tokenizerResource)) {
+      if (in == null) {
+        throw new IllegalStateException("tokenizer " + tokenizerResource + " not on the class path");
+      }
+      // No truncation: we want the true length so over-long inputs are reported, not cut.
+      this.tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("truncation", "false"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot load the " + modelId + " tokenizer", e);
+    }
+  }
+
+  @Override
+  public final String modelId() {
+    return modelId;
+  }
+
+  @Override
+  public final int dimension() {
+    return dimension;
+  }
+
+  @Override
+  public final int maxInputTokens() {
+    return maxTokens;
+  }
+
+  @Override
+  public final int countTokens(String text) {
+    return tokenizer.encode(text).getIds().length;
+  }
+
+  @Override
+  public final List<float[]> embedAll(List<String> texts) {
+    List<TextSegment> segments = new ArrayList<>(texts.size());
+    for (String t : texts) {
+      int n = countTokens(t);
+      if (n > maxTokens) {
+        throw new InputTooLongException(n, maxTokens, preview(t));
+      }
+      segments.add(TextSegment.from(t));
+    }
+    List<Embedding> embeddings = model.embedAll(segments).content();
+    List<float[]> out = new ArrayList<>(embeddings.size());
+    for (Embedding e : embeddings) {
+      out.add(Vectors.normalize(e.vector()));
+    }
+    return out;
+  }
+
+  private static String preview(String t) {
+    return t.length() <= 40 ? t : t.substring(0, 40) + "…";
+  }
+}

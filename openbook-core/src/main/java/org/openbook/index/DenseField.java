@@ -1,0 +1,33 @@
+package org.openbook.index;
+
+import java.util.Objects;
+
+/**
+ * A dense vector field besides the primary one: its own embedding model and dimension, searched
+ * with query vectors from that model only (cosines of two models are never compared).
+ *
+ * @param name      field name in the OpenBook index, letters, digits and {@code _} only, e.g.
+ *                  {@code en}; each store maps it to a field of its own ({@code vector_en})
+ * @param model     embedding model id, e.g. {@code bge-small-en-v1.5-q}
+ * @param dimension vector length, ≥ 1
+ */
+public record DenseField(String name, String model, int dimension) {
+
+  public DenseField {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(model, "model");
+    if (!name.matches("[A-Za-z0-9_]+")) {
+      throw new IllegalArgumentException("dense field name '" + name
+          + "' must be letters, digits and '_'");
+    }
+    if (dimension < 1) {
+      throw new IllegalArgumentException("dense field '" + name + "': dimension " + dimension
+          + " < 1");
+    }
+  }
+
+  /** {@code model/dimension}, as the manifest check prints it. */
+  String describe() {
+    return name + "=" + model + "/" + dimension;
+  }
+}
