@@ -189,7 +189,8 @@ public final class ScaleReport {
 
   private static void fallback(StringBuilder md, List<SizeResult> results) {
     md.append("## Exact search: how often and at what cost\n\n");
-    md.append("| chunks | timed queries (dense + hybrid + search, public) |"
+    md.append("| chunks | dense searches while timing (dense and hybrid routes, vector given,"
+        + " warm-up included; filter public) |"
         + " segments searched exactly | OpenBook fallbacks | rare filter (audit, ≈1%): dense"
         + " p50 / p95 / p99 ms | its exact segments | its fallbacks (time) |\n"
         + "|---:|---:|---:|---:|---|---:|---:|\n");
