@@ -254,9 +254,11 @@ public final class ScaleReport {
     XYPlot plot = chart.getXYPlot();
     LogAxis x = new LogAxis("chunks (log scale)");
     x.setSmallestValue(100);
+    x.setNumberFormatOverride(new java.text.DecimalFormat("#,##0"));
     plot.setDomainAxis(x);
     LogAxis y = new LogAxis(yLabel + " (log scale)");
     y.setSmallestValue(0.01);
+    y.setNumberFormatOverride(new java.text.DecimalFormat("#,##0.##"));
     plot.setRangeAxis(y);
     plot.setRenderer(new XYLineAndShapeRenderer(true, true));
     ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 500);
