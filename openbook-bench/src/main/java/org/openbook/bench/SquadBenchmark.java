@@ -58,7 +58,7 @@ import picocli.CommandLine;
 public final class SquadBenchmark implements Callable<Integer> {
 
   /** Data sets under the shared folder, by name. */
-  static final Map<String, String> DATASETS = Map.of(
+  public static final Map<String, String> DATASETS = Map.of(
       "cmrc2018", "datasets/cmrc2018/cmrc2018_dev.json",
       "drcd", "datasets/drcd/DRCD_dev.json",
       "xquad-en", "datasets/xquad/xquad.en.json",

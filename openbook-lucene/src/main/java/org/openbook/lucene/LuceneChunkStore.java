@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.document.Document;
@@ -24,7 +25,6 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.FieldExistsQuery;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherManager;
@@ -77,6 +77,11 @@ public final class LuceneChunkStore
   private final TextAnalysis analysis;
   private final IndexManifest settings;
   private final SearcherManager searchers;
+  private final AtomicLong denseQueries = new AtomicLong();
+  private final AtomicLong denseSegments = new AtomicLong();
+  private final AtomicLong exactSegments = new AtomicLong();
+  private final AtomicLong fallbacks = new AtomicLong();
+  private final AtomicLong fallbackNanos = new AtomicLong();
   private volatile IndexManifest committed;
   private IndexWriter writer;
 
@@ -380,16 +385,27 @@ public final class LuceneChunkStore
         .build();
     IndexSearcher s = searchers.acquire();
     try {
-      ScoreDoc[] docs =
-          s.search(new KnnFloatVectorQuery(luceneField, unit, topN, allowed), topN).scoreDocs;
+      denseQueries.incrementAndGet();
+      denseSegments.addAndGet(s.getIndexReader().leaves().size());
+      ScoreDoc[] docs = s.search(
+          new CountingKnnQuery(luceneField, unit, topN, allowed, exactSegments), topN).scoreDocs;
       if (docs.length < topN && s.count(allowed) > docs.length) {
         // HNSW missed documents the filter allows (e.g. a graph split by duplicate vectors)
+        long t0 = System.nanoTime();
         docs = ExactVectorSearch.topN(s, luceneField, allowed, unit, topN);
+        fallbacks.incrementAndGet();
+        fallbackNanos.addAndGet(System.nanoTime() - t0);
       }
       return toScored(s, docs, true);
     } finally {
       searchers.release(s);
     }
+  }
+
+  /** How the dense searches of this store ran since it was opened (counts only; thread-safe). */
+  public DenseSearchStats denseStats() {
+    return new DenseSearchStats(denseQueries.get(), denseSegments.get(), exactSegments.get(),
+        fallbacks.get(), fallbackNanos.get());
   }
 
   /**
