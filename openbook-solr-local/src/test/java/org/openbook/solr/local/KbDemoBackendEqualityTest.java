@@ -51,7 +51,9 @@ import org.openbook.testing.SharedData;
  */
 class KbDemoBackendEqualityTest {
 
-  static final double SCORE_TOLERANCE = 1e-4;
+  // Fused scores agree to ~2e-4 since tables longer than a chunk give one row per chunk (q38,
+  // rank 2: 1.7e-4); ranks and tie groups are still compared exactly below.
+  static final double SCORE_TOLERANCE = 5e-4;
   static final double METRIC_TOLERANCE = 1e-9;
   private static final Set<String> RESTRICTED = Set.of("hr", "finance");
 
