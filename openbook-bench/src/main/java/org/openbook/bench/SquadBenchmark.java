@@ -23,6 +23,7 @@ import org.openbook.embed.CachingEmbedder;
 import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.EmbeddingCache;
+import org.openbook.embed.ForwardingEmbedder;
 import org.openbook.eval.ConfigResult;
 import org.openbook.eval.EvalReport;
 import org.openbook.eval.QueryOutcome;
@@ -368,25 +369,9 @@ public final class SquadBenchmark implements Callable<Integer> {
    * Every text gets the same unit vector: for {@code --bm25-only}, where the dense route is not
    * measured and only the index layout needs vectors of the model's dimension.
    */
-  private record ConstantEmbedder(BgeSmallZhEmbedder model) implements Embedder {
-    @Override
-    public String modelId() {
-      return model.modelId();
-    }
-
-    @Override
-    public int dimension() {
-      return model.dimension();
-    }
-
-    @Override
-    public int maxInputTokens() {
-      return model.maxInputTokens();
-    }
-
-    @Override
-    public int countTokens(String text) {
-      return model.countTokens(text);
+  private static final class ConstantEmbedder extends ForwardingEmbedder {
+    ConstantEmbedder(Embedder model) {
+      super(model);
     }
 
     @Override

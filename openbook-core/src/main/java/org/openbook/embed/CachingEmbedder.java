@@ -13,11 +13,10 @@ import org.slf4j.LoggerFactory;
  * dimension and token counting are the wrapped model's. A cache I/O error is logged and the text
  * is embedded as if it were absent: the cache can cost speed, never correctness.
  */
-public final class CachingEmbedder implements Embedder {
+public final class CachingEmbedder extends ForwardingEmbedder {
 
   private static final Logger LOG = LoggerFactory.getLogger(CachingEmbedder.class);
 
-  private final Embedder model;
   private final EmbeddingCache cache;
 
   /**
@@ -25,28 +24,8 @@ public final class CachingEmbedder implements Embedder {
    * @param cache where vectors are looked up and stored, keyed by {@code model.modelId()}
    */
   public CachingEmbedder(Embedder model, EmbeddingCache cache) {
-    this.model = model;
+    super(model);
     this.cache = cache;
-  }
-
-  @Override
-  public String modelId() {
-    return model.modelId();
-  }
-
-  @Override
-  public int dimension() {
-    return model.dimension();
-  }
-
-  @Override
-  public int maxInputTokens() {
-    return model.maxInputTokens();
-  }
-
-  @Override
-  public int countTokens(String text) {
-    return model.countTokens(text);
   }
 
   /**

@@ -5,19 +5,19 @@ import java.util.List;
 import java.util.Map;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.Embedder;
+import org.openbook.embed.ForwardingEmbedder;
 
 /**
  * An {@link Embedder} that answers from vectors computed beforehand by the real model, so the
  * retrieval timings exclude the query embedding (which is timed on its own). Same model id,
  * dimension and token counts as the model it stands for.
  */
-public final class QueryVectors implements Embedder {
-  private final Embedder model;
+public final class QueryVectors extends ForwardingEmbedder {
   private final Map<String, float[]> vectors = new HashMap<>();
 
   /** Embeds the bounded form of every question with {@code model} (cached or not). */
   public QueryVectors(Embedder model, List<String> questions) {
-    this.model = model;
+    super(model);
     List<String> bounded = questions.stream().map(q -> BoundedInput.of(q, model)).toList();
     List<float[]> v = model.embedAll(bounded);
     for (int i = 0; i < bounded.size(); i++) {
@@ -28,26 +28,6 @@ public final class QueryVectors implements Embedder {
   /** The vector of {@code question} as the retriever embeds it. */
   public float[] of(String question) {
     return embed(BoundedInput.of(question, model));
-  }
-
-  @Override
-  public String modelId() {
-    return model.modelId();
-  }
-
-  @Override
-  public int dimension() {
-    return model.dimension();
-  }
-
-  @Override
-  public int maxInputTokens() {
-    return model.maxInputTokens();
-  }
-
-  @Override
-  public int countTokens(String text) {
-    return model.countTokens(text);
   }
 
   @Override
