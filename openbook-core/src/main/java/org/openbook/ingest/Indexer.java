@@ -57,9 +57,9 @@ public final class Indexer {
   /**
    * Texts per embedding call, across files: the batch the model is measured with (docs/
    * PERFORMANCE.md); LangChain4j spreads a batch over the cores, so it must be well above their
-   * number.
+   * number. Public so the throughput benchmark's raw baseline uses the same batch.
    */
-  static final int EMBED_BATCH = 32;
+  public static final int EMBED_BATCH = 32;
 
   /**
    * Chunks loaded ahead of the index writes at most (plus one document): four batches keep the
