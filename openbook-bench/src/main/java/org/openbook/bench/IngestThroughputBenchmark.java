@@ -327,7 +327,7 @@ public final class IngestThroughputBenchmark implements Callable<Integer> {
     Settings.Ingest in = settings.ingest();
     DocumentReader reader = new DocumentReader(Loaders.defaults(in.loaders()), in.maxFileBytes(),
         settings.access());
-    StructuredChunker chunker = new StructuredChunker(settings.chunking(), model::countTokens,
+    StructuredChunker chunker = new StructuredChunker(settings.chunking(), model::fitsTokens,
         model.maxInputTokens());
     List<String> texts = new ArrayList<>();
     for (CorpusFile f : new CorpusWalker().scan(docs).files()) {

@@ -74,14 +74,25 @@ public final class StructuredChunker implements Chunker {
       Pattern.compile("^\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)*\\|?\\s*$");
 
   private final ChunkerSettings settings;
-  private final ToIntFunction<String> tokenCounter;
+  /** Whether a text fits a token limit in the embedding model; null = characters only. */
+  private final TokenFit tokenFit;
   private final int maxTokens;
   private final Segmenter prose;
   private final Segmenter blocks;
 
+  /**
+   * Whether {@code text} takes at most {@code limit} tokens in the embedding model, i.e. {@code
+   * tokens(text) <= limit}; an implementation may answer from a cheap bound without tokenizing
+   * (e.g. {@code DenseRoutes::fitsTokens}). The chunker asks this for every candidate chunk.
+   */
+  @FunctionalInterface
+  public interface TokenFit {
+    boolean fits(String text, int limit);
+  }
+
   /** A chunker bounded by characters only. */
   public StructuredChunker(ChunkerSettings settings) {
-    this(settings, null, Integer.MAX_VALUE, false);
+    this(settings, (TokenFit) null, Integer.MAX_VALUE, false);
   }
 
   /**
@@ -95,16 +106,34 @@ public final class StructuredChunker implements Chunker {
    */
   public StructuredChunker(
       ChunkerSettings settings, ToIntFunction<String> tokenCounter, int maxTokens) {
-    this(settings, Objects.requireNonNull(tokenCounter, "tokenCounter"), maxTokens, true);
+    this(settings, counted(Objects.requireNonNull(tokenCounter, "tokenCounter")), maxTokens,
+        true);
+  }
+
+  /**
+   * A chunker that keeps every {@code embedText} within {@code maxTokens}, asking {@code
+   * tokenFit} instead of counting (same chunks as with the counter it stands for).
+   *
+   * @param tokenFit  whether a text fits a token limit in the embedding model
+   * @param maxTokens the model's input limit; {@code >= 1}
+   * @throws IllegalArgumentException if {@code maxTokens < 1}
+   * @throws NullPointerException if an argument is null
+   */
+  public StructuredChunker(ChunkerSettings settings, TokenFit tokenFit, int maxTokens) {
+    this(settings, Objects.requireNonNull(tokenFit, "tokenFit"), maxTokens, true);
+  }
+
+  private static TokenFit counted(ToIntFunction<String> counter) {
+    return (text, limit) -> counter.applyAsInt(text) <= limit;
   }
 
   private StructuredChunker(
-      ChunkerSettings settings, ToIntFunction<String> tokenCounter, int maxTokens, boolean check) {
+      ChunkerSettings settings, TokenFit tokenFit, int maxTokens, boolean check) {
     this.settings = Objects.requireNonNull(settings, "settings");
     if (check && maxTokens < 1) {
       throw new IllegalArgumentException("maxTokens must be >= 1, got " + maxTokens);
     }
-    this.tokenCounter = tokenCounter;
+    this.tokenFit = tokenFit;
     this.maxTokens = maxTokens;
     this.prose = new Segmenter(settings.maxChars(), settings.overlapChars());
     this.blocks = new Segmenter(settings.maxChars(), 0);
@@ -225,8 +254,8 @@ public final class StructuredChunker implements Chunker {
       copy.append(condenseRow(row.of(text)));
     }
     String header = copy.toString();
-    if (header.length() > settings.maxChars() / 2 || (tokenCounter != null
-        && tokenCounter.applyAsInt(embedText(prefix, header)) > maxTokens / 2)) {
+    if (header.length() > settings.maxChars() / 2 || (tokenFit != null
+        && !tokenFit.fits(embedText(prefix, header), maxTokens / 2))) {
       header = "";
     }
     String insert = header;
@@ -296,12 +325,11 @@ public final class StructuredChunker implements Chunker {
 
   /** Whether the chunk made of {@code text[s, e)} (trimmed as emitted) fits the token limit. */
   private boolean tokensFit(String text, String prefix, String insert, int s, int e) {
-    if (tokenCounter == null) {
+    if (tokenFit == null) {
       return true;
     }
     Span t = trim(text, s, e);
-    return t.length() == 0
-        || tokenCounter.applyAsInt(embedText(prefix, insert + t.of(text))) <= maxTokens;
+    return t.length() == 0 || tokenFit.fits(embedText(prefix, insert + t.of(text)), maxTokens);
   }
 
   private List<Chunk> toChunks(Document doc, List<Piece> pieces) {

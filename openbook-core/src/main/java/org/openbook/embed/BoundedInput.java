@@ -24,7 +24,7 @@ public final class BoundedInput {
    */
   public static String of(String text, Embedder embedder) {
     int limit = embedder.maxInputTokens();
-    if (embedder.countTokens(text) <= limit) {
+    if (embedder.fitsTokens(text, limit)) {
       return text;
     }
     int[] cps = text.codePoints().toArray();

@@ -124,6 +124,16 @@ public final class DenseRoutes {
     return english != null ? Math.max(n, english.countTokens(text)) : n;
   }
 
+  /**
+   * Whether a chunk {@code text} takes at most {@code limit} tokens in every model that embeds
+   * it: {@code countTokens(text) <= limit}, without tokenizing when a bound settles it ({@link
+   * Embedder#fitsTokens}).
+   */
+  public boolean fitsTokens(String text, int limit) {
+    return primary.fitsTokens(primaryInput(text), limit)
+        && (english == null || english.fitsTokens(text, limit));
+  }
+
   /** The smallest input limit of the models. */
   public int maxInputTokens() {
     return english == null ? primary.maxInputTokens()

@@ -23,6 +23,15 @@ public interface Embedder {
   int countTokens(String text);
 
   /**
+   * Whether {@code text} takes at most {@code limit} tokens: the same answer as {@code
+   * countTokens(text) <= limit}, which an implementation may give without running its tokenizer
+   * when a cheap bound settles it (the chunker asks this for every candidate chunk).
+   */
+  default boolean fitsTokens(String text, int limit) {
+    return countTokens(text) <= limit;
+  }
+
+  /**
    * Embeds texts in one batch.
    *
    * @param texts inputs, each at most {@link #maxInputTokens()} tokens

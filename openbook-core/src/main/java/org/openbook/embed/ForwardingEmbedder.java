@@ -34,4 +34,9 @@ public abstract class ForwardingEmbedder implements Embedder {
   public int countTokens(String text) {
     return model.countTokens(text);
   }
+
+  @Override
+  public boolean fitsTokens(String text, int limit) {
+    return model.fitsTokens(text, limit);
+  }
 }

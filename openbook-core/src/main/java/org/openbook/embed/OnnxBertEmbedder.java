@@ -78,13 +78,23 @@ abstract class OnnxBertEmbedder implements Embedder {
     return tokenizer.encode(text).getIds().length;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Runs the tokenizer only when the {@link WordPieceBound character bound} exceeds {@code
+   * limit}: for chunks of a few hundred characters it never does.
+   */
+  @Override
+  public final boolean fitsTokens(String text, int limit) {
+    return WordPieceBound.atMost(text) <= limit || countTokens(text) <= limit;
+  }
+
   @Override
   public final List<float[]> embedAll(List<String> texts) {
     List<TextSegment> segments = new ArrayList<>(texts.size());
     for (String t : texts) {
-      int n = countTokens(t);
-      if (n > maxTokens) {
-        throw new InputTooLongException(n, maxTokens, preview(t));
+      if (!fitsTokens(t, maxTokens)) {
+        throw new InputTooLongException(countTokens(t), maxTokens, preview(t));
       }
       segments.add(TextSegment.from(t));
     }

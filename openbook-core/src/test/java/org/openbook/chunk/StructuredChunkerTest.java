@@ -302,6 +302,24 @@ class StructuredChunkerTest {
   }
 
   @Test
+  void should_cut_the_same_chunks_with_a_token_fit_as_with_the_counter_it_stands_for() {
+    String text = "第一句话很短。第二句话也很短。第三句话还是很短。第四句话依旧很短。";
+    Document doc = new DocBuilder().section(Kind.PARAGRAPH, List.of("说明"), text).build();
+    ChunkerSettings settings = new ChunkerSettings(400, 0, 80);
+    List<String> asked = new java.util.ArrayList<>();
+
+    List<Chunk> byFit = new StructuredChunker(settings, (StructuredChunker.TokenFit) (s, limit) -> {
+      asked.add(limit + ":" + s);
+      return s.length() * 2 <= limit;
+    }, 50).chunk(doc);
+
+    assertThat(raws(byFit)).containsExactly("第一句话很短。第二句话也很短。", "第三句话还是很短。", "第四句话依旧很短。");
+    assertThat(byFit).isEqualTo(new StructuredChunker(settings, s -> s.length() * 2, 50).chunk(doc));
+    // every question is about the model limit, and about whole embed texts (prefix included)
+    assertThat(asked).isNotEmpty().allSatisfy(a -> assertThat(a).startsWith("50:运维手册 > 说明\n"));
+  }
+
+  @Test
   void should_hard_split_when_one_sentence_exceeds_the_token_limit() {
     String text = "甲".repeat(40) + "。";
     Document doc = new DocBuilder().title("").section(Kind.PARAGRAPH, List.of(), text).build();

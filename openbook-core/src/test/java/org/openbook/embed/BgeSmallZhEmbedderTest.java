@@ -49,4 +49,27 @@ class BgeSmallZhEmbedderTest {
         .isInstanceOf(InputTooLongException.class)
         .hasMessageContaining("602 tokens");
   }
+
+  @Test
+  void should_answer_fits_tokens_exactly_as_the_count_does_with_or_without_tokenizing() {
+    // bound below the limit (no tokenizer), and texts where only the exact count decides
+    List<String> texts = List.of("年假申请", "年".repeat(509), "年".repeat(510),
+        "trace com.example.Demo " + "word ".repeat(150), "한국어".repeat(200));
+    for (String t : texts) {
+      int n = embedder.countTokens(t);
+      for (int limit : new int[] {n - 1, n, n + 1, 512}) {
+        assertThat(embedder.fitsTokens(t, limit)).as("%d tokens within %d", n, limit)
+            .isEqualTo(n <= limit);
+      }
+    }
+  }
+
+  @Test
+  void should_report_the_exact_count_when_rejecting_a_text_the_bound_cannot_settle() {
+    // 511 chars: bound 513 > 512, exact count 513 -> rejected with the exact count
+    assertThatThrownBy(() -> embedder.embed("年".repeat(511)))
+        .isInstanceOf(InputTooLongException.class)
+        .hasMessageContaining("513 tokens");
+    assertThat(embedder.embed("年".repeat(510))).hasSize(512);
+  }
 }

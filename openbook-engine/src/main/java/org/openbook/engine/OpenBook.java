@@ -127,7 +127,7 @@ public final class OpenBook implements Closeable {
         : b.embedder != null ? DenseRoutes.single(b.embedder) : DenseRoutes.defaults();
     this.analysis = OpenBookAnalysis.defaultAnalysis();
     // A chunk must fit every model that embeds it.
-    this.chunker = new StructuredChunker(settings.chunking(), routes::countTokens,
+    this.chunker = new StructuredChunker(settings.chunking(), routes::fitsTokens,
         routes.maxInputTokens());
     Embedder primary = routes.primary();
     IndexManifest expected = new IndexManifest(primary.modelId(), primary.dimension(),
