@@ -32,6 +32,11 @@ import org.openbook.embed.Vectors;
  * is an extract ({@code （摘录）} for Chinese questions, {@code (Extract) } for English ones).
  * Deterministic; the whole text is passed to {@code onText} once.
  *
+ * <p>A question asking for a total over table rows ({@code 从入门到高级总共多少课时}) gets the sum
+ * first ({@link TableAggregation}: operands, result and unit, cited with the sources holding the
+ * rows, e.g. {@code 家电售后维修 入门、进阶、高级 的课时合计：24 + 36 + 48 = 108[1]。}), then the
+ * quotes as above; when the question does not clearly ask for one, nothing is added.
+ *
  * <p>With an embedder ({@link #ExtractiveGenerator(RefusalPolicy, TermCoverage, Embedder)})
  * sentences are also chosen by meaning: the candidate sentences are embedded with the question's
  * bounded form ({@link org.openbook.embed.BoundedInput}) and each sentence scores
@@ -200,6 +205,9 @@ public final class ExtractiveGenerator implements Generator {
             + notDocumented(lacking, lang);
       } else {
         StringBuilder sb = new StringBuilder(lang == AnswerLanguage.ZH ? labelZh : labelEn);
+        for (TableSum sum : TableAggregation.sums(question, sources)) {
+          appendSum(sb, sum, lang);
+        }
         appendQuotes(sb, picked, picks.all());
         if (covered != null) {
           appendNotes(sb, covered, coverage, lang);
@@ -461,6 +469,13 @@ public final class ExtractiveGenerator implements Generator {
         appendCited(sb, rows.toString(), n);
       }
     }
+  }
+
+  /** Appends the statement of a table sum with the citations of its rows and a full stop. */
+  private static void appendSum(StringBuilder sb, TableSum sum, AnswerLanguage lang) {
+    sb.append(sum.statement(lang));
+    sum.citations().forEach(n -> sb.append(CitationMarkers.of(n)));
+    sb.append(lang == AnswerLanguage.ZH ? "。" : ". ");
   }
 
   /** Appends {@code sentence} with {@code [n]} placed before its end punctuation. */
