@@ -198,7 +198,8 @@ final class TableAggregation {
     List<Integer> cited = rows.stream().map(Row::n).distinct().sorted().toList();
     BigDecimal exact = total.stripTrailingZeros();
     return new TableSum(columnName(header), unitText, common, labels, operands,
-        exact.scale() < 0 ? exact.setScale(0) : exact, cited);
+        exact.scale() < 0 ? exact.setScale(0) : exact, cited,
+        rows.stream().map(r -> new TableSum.Row(r.n(), r.position())).toList());
   }
 
   /** The header cell without a bracketed unit: {@code 学费（元）} → {@code 学费}. */

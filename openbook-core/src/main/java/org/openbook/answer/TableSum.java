@@ -17,19 +17,30 @@ import java.util.List;
  * @param operands  the summed cells verbatim, in table order; as many as {@code labels}, ≥ 2
  * @param total     the exact decimal sum of the operands
  * @param citations the numbers {@code n} of the sources holding the rows, ascending, ≥ 1
+ * @param rows      where each summed row is, in table order; as many as {@code operands}
  */
 public record TableSum(String column, String unit, List<String> common, List<String> labels,
-    List<String> operands, BigDecimal total, List<Integer> citations) {
+    List<String> operands, BigDecimal total, List<Integer> citations, List<Row> rows) {
+
+  /**
+   * Where a summed row is quoted from.
+   *
+   * @param n    the number of the source holding it
+   * @param unit its position among the quotable units of that source's text, from 0
+   */
+  public record Row(int n, int unit) {}
 
   public TableSum {
+    rows = List.copyOf(rows);
     common = List.copyOf(common);
     labels = List.copyOf(labels);
     operands = List.copyOf(operands);
     citations = List.copyOf(citations);
-    if (operands.size() < 2 || labels.size() != operands.size() || citations.isEmpty()) {
+    if (operands.size() < 2 || labels.size() != operands.size() || citations.isEmpty()
+        || rows.size() != operands.size()) {
       throw new IllegalArgumentException("a sum needs >= 2 operands with one label each and a"
           + " citation, got " + operands.size() + " operands, " + labels.size() + " labels, "
-          + citations.size() + " citations");
+          + citations.size() + " citations, " + rows.size() + " rows");
     }
   }
 

@@ -50,7 +50,8 @@ class TableAggregationTest {
 
     assertThat(sums).containsExactly(new TableSum("学时", "", List.of("西点烘焙"),
         List.of("初级", "中级", "高级"), List.of("20", "30", "40"), new BigDecimal("90"),
-        List.of(1)));
+        List.of(1), List.of(new TableSum.Row(1, 0), new TableSum.Row(1, 1),
+            new TableSum.Row(1, 2))));
     assertThat(sums.get(0).statement(AnswerLanguage.ZH))
         .isEqualTo("西点烘焙 初级、中级、高级 的学时合计：20 + 30 + 40 = 90");
   }
@@ -71,8 +72,10 @@ class TableAggregationTest {
         "咖啡调制从初级到中级总共多少学时？", Fixtures.sources("training/courses.md", COURSES_ZH),
         s -> {});
 
-    assertThat(text).startsWith("（摘录）咖啡调制 初级、中级 的学时合计：16 + 24 = 40[1]。| 专业 |");
-    assertThat(text).contains("| 咖啡调制 | 初级 | 16 | 800 |");
+    // the sum, then the rows it added up, verbatim with their header
+    assertThat(text).isEqualTo("（摘录）咖啡调制 初级、中级 的学时合计：16 + 24 = 40[1]。"
+        + "| 专业 | 阶段 | 学时 | 费用（元） | | 咖啡调制 | 初级 | 16 | 800 | "
+        + "| 咖啡调制 | 中级 | 24 | 1200 |[1]");
   }
 
   @Test

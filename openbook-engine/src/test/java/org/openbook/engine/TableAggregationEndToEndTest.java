@@ -37,7 +37,11 @@ class TableAggregationEndToEndTest {
         new Principal("visitor", Set.of()), Answerer.Listener.NONE);
 
     assertThat(a.status()).isEqualTo(AnswerStatus.ANSWERED);
-    assertThat(a.text()).contains("家电售后维修 入门、进阶、高级 的课时合计：24 + 36 + 48 = 108[");
+    assertThat(a.text()).contains("家电售后维修 入门、进阶、高级 的课时合计：24 + 36 + 48 = 108[")
+        .contains("| 家电售后维修 | 入门 | 24 | 1800 | 每月 |",
+            "| 家电售后维修 | 进阶 | 36 | 3600 | 每两个月 |",
+            "| 家电售后维修 | 高级 | 48 | 6000 | 每季度 |");
+    assertThat(a.diagnostics().unsupportedCitations()).isEmpty();
     int n = Integer.parseInt(a.text().replaceFirst("(?s).*= 108\\[(\\d+)].*", "$1"));
     assertThat(a.citations()).filteredOn(c -> c.n() == n).extracting(Citation::source)
         .containsExactly("training/课程目录.md");
