@@ -171,15 +171,19 @@ class StoreFactoryTest {
     assertThat(store.hnsw()).isEqualTo(new org.openbook.index.HnswGraph(
         OpenBookConfig.Hnsw.DEFAULT_M, OpenBookConfig.Hnsw.DEFAULT_BEAM_WIDTH));
     assertThat(store.efSearch()).isEqualTo(OpenBookConfig.Hnsw.DEFAULT_EF_SEARCH);
+    assertThat(store.crossSegmentPruning())
+        .isEqualTo(OpenBookConfig.Hnsw.DEFAULT_CROSS_SEGMENT_PRUNING);
   }
 
   @Test
   void should_build_a_new_index_with_the_configured_graph_and_search_it_with_its_ef_search()
       throws IOException {
-    OpenBookConfig config = yaml("store: {lucene: {hnsw: {m: 24, beamWidth: 150, efSearch: 120}}}\n");
+    OpenBookConfig config = yaml("store: {lucene: {hnsw: {m: 24, beamWidth: 150, efSearch: 120,"
+        + " crossSegmentPruning: false}}}\n");
     Settings.Store resolved = config.resolve(Map.of()).store();
     assertThat(resolved.hnsw()).isEqualTo(new org.openbook.index.HnswGraph(24, 150));
     assertThat(resolved.efSearch()).isEqualTo(120);
+    assertThat(resolved.crossSegmentPruning()).isFalse();
     Path index = tmp.resolve("index");
     try (OpenBook e = OpenBook.builder().index(index).config(config).embedder(new HashEmbedder())
         .mode(OpenBook.Mode.RESET).build()) {
@@ -188,15 +192,18 @@ class StoreFactoryTest {
       assertThat(store.efSearch()).isEqualTo(120);
       assertThat(store.candidates(50)).isEqualTo(120);
       assertThat(store.candidates(200)).isEqualTo(200);
+      assertThat(store.crossSegmentPruning()).isFalse();
     }
 
     // an existing index keeps its graph parameters; efSearch follows the run's configuration
-    OpenBookConfig other = yaml("store: {lucene: {hnsw: {m: 8, efSearch: 60}}}\n");
+    OpenBookConfig other = yaml("store: {lucene: {hnsw: {m: 8, efSearch: 60,"
+        + " crossSegmentPruning: true}}}\n");
     try (OpenBook e = OpenBook.builder().index(index).config(other).embedder(new HashEmbedder())
         .mode(OpenBook.Mode.READ).build()) {
       LuceneChunkStore store = (LuceneChunkStore) e.store();
       assertThat(store.manifest().hnsw()).isEqualTo(new org.openbook.index.HnswGraph(24, 150));
       assertThat(store.efSearch()).isEqualTo(60);
+      assertThat(store.crossSegmentPruning()).isTrue();
     }
   }
 

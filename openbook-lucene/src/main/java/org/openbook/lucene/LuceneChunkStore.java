@@ -85,6 +85,8 @@ public final class LuceneChunkStore
   private volatile IndexManifest committed;
   /** Candidates of each HNSW search; 0 = as many as the caller's top-N (Lucene's k). */
   private volatile int efSearch;
+  /** Whether segment graph searches share one top-k (Lucene's default), see CountingKnnQuery. */
+  private volatile boolean crossSegmentPruning = true;
   private IndexWriter writer;
 
   private LuceneChunkStore(Path dir, Directory directory, IndexManifest settings,
@@ -397,7 +399,8 @@ public final class LuceneChunkStore
       denseSegments.addAndGet(s.getIndexReader().leaves().size());
       int k = candidates(topN);
       ScoreDoc[] docs = s.search(
-          new CountingKnnQuery(luceneField, unit, k, allowed, exactSegments), k).scoreDocs;
+          new CountingKnnQuery(luceneField, unit, k, allowed, exactSegments,
+              crossSegmentPruning), k).scoreDocs;
       if (docs.length > topN) {
         docs = java.util.Arrays.copyOf(docs, topN); // sorted by score: the best topN
       }
@@ -430,6 +433,21 @@ public final class LuceneChunkStore
       throw new IllegalArgumentException("efSearch must be >= 1, got " + efSearch);
     }
     this.efSearch = efSearch;
+  }
+
+  /**
+   * Whether the HNSW searches of the index's segments share one global top-k and stop early
+   * against it (Lucene 9.10+'s default, {@code true} until set) or each search its own graph for
+   * the full top-k ({@code false}): more of the true neighbours on an index of many segments, at
+   * more graph visits per search (measured in docs/PERFORMANCE.md, section 5). Thread-safe.
+   */
+  public void setCrossSegmentPruning(boolean crossSegmentPruning) {
+    this.crossSegmentPruning = crossSegmentPruning;
+  }
+
+  /** The value of {@link #setCrossSegmentPruning}. */
+  public boolean crossSegmentPruning() {
+    return crossSegmentPruning;
   }
 
   /** The value of {@link #setEfSearch}, 0 if never set. */

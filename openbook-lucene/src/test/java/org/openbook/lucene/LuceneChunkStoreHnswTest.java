@@ -182,4 +182,37 @@ class LuceneChunkStoreHnswTest {
     assertThat(new ArrayList<>(List.of(old.hnsw().describe()))).containsExactly(
         "m=16, beamWidth=100");
   }
+
+  @Test
+  void should_search_each_segment_for_its_own_top_k_when_cross_segment_pruning_is_off()
+      throws IOException {
+    Chunk[] chunks = corpus(30);
+    try (LuceneChunkStore store = TestCorpus.openHashStore(dir)) {
+      for (int i = 0; i < 3; i++) { // three segments
+        addAll(store, java.util.Arrays.copyOfRange(chunks, i * 10, i * 10 + 10));
+      }
+      assertThat(store.crossSegmentPruning()).isTrue();
+      float[] q = TestCorpus.hashed(chunks[12]).vector();
+      try (FSDirectory d = FSDirectory.open(dir); DirectoryReader r = DirectoryReader.open(d)) {
+        org.apache.lucene.search.IndexSearcher searcher =
+            new org.apache.lucene.search.IndexSearcher(r);
+        LeafReaderContext leaf = r.leaves().get(0);
+        // Lucene's default: one heap shared by the segments' searches
+        assertThat(new CountingKnnQuery("vector", q, 5, null, new java.util.concurrent.atomic
+            .AtomicLong(), true).getKnnCollectorManager(5, searcher).newCollector(100, leaf))
+            .isInstanceOf(org.apache.lucene.search.knn.MultiLeafKnnCollector.class);
+        // off: a plain per-segment top-k collector
+        assertThat(new CountingKnnQuery("vector", q, 5, null, new java.util.concurrent.atomic
+            .AtomicLong(), false).getKnnCollectorManager(5, searcher).newCollector(100, leaf))
+            .isExactlyInstanceOf(org.apache.lucene.search.TopKnnCollector.class);
+      }
+
+      store.setCrossSegmentPruning(false);
+
+      assertThat(store.crossSegmentPruning()).isFalse();
+      List<ScoredChunk> hits = store.searchDense(q, 5, HR);
+      assertThat(hits).hasSize(5);
+      assertThat(hits.get(0).chunk().id()).isEqualTo(chunks[12].id());
+    }
+  }
 }

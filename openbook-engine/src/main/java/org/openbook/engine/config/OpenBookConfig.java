@@ -536,13 +536,15 @@ public record OpenBookConfig(
           : lucene.vectorEncoding(), "config store.lucene.vectorEncoding");
       Hnsw h = lucene == null || lucene.hnsw() == null ? Hnsw.DEFAULT : lucene.hnsw();
       if (!isSolr()) {
-        return new Settings.Store(Optional.empty(), encoding, h.graph(), h.candidates());
+        return new Settings.Store(Optional.empty(), encoding, h.graph(), h.candidates(),
+            h.pruning());
       }
       if (encoding != VectorEncoding.FLOAT32) {
         throw new IllegalArgumentException("config store.lucene.vectorEncoding: "
             + encoding.id() + " applies to the embedded Lucene index only, not store.type solr");
       }
-      if (h.m() != null || h.beamWidth() != null || h.efSearch() != null) {
+      if (h.m() != null || h.beamWidth() != null || h.efSearch() != null
+          || h.crossSegmentPruning() != null) {
         throw new IllegalArgumentException("config store.lucene.hnsw applies to the embedded"
             + " Lucene index only, not store.type solr");
       }
@@ -609,16 +611,28 @@ public record OpenBookConfig(
    * @param efSearch  candidates of every dense search (the k of Lucene's kNN query, efSearch):
    *                  max(fetch-k, efSearch) nearest neighbours are searched for, the best
    *                  fetch-k kept (default {@value #DEFAULT_EF_SEARCH}); ≥ 1; search time only
+   * @param crossSegmentPruning whether the segments' graph searches share one top-k and stop
+   *                  early against it (Lucene 9.10+'s behaviour) or each segment is searched
+   *                  for its own top-k (default {@value #DEFAULT_CROSS_SEGMENT_PRUNING}); search
+   *                  time only
    */
-  public record Hnsw(Integer m, Integer beamWidth, Integer efSearch) {
+  public record Hnsw(Integer m, Integer beamWidth, Integer efSearch,
+      Boolean crossSegmentPruning) {
     /** Lucene 9.12's {@code DEFAULT_MAX_CONN}. */
     public static final int DEFAULT_M = 16;
     /** Lucene 9.12's {@code DEFAULT_BEAM_WIDTH}. */
     public static final int DEFAULT_BEAM_WIDTH = 100;
     /** The dense search's candidates when the config gives none (docs/PERFORMANCE.md, 5). */
     public static final int DEFAULT_EF_SEARCH = 50;
+    /** Cross-segment pruning when the config says nothing (docs/PERFORMANCE.md, 5). */
+    public static final boolean DEFAULT_CROSS_SEGMENT_PRUNING = true;
     /** Every setting at its default. */
-    public static final Hnsw DEFAULT = new Hnsw(null, null, null);
+    public static final Hnsw DEFAULT = new Hnsw(null, null, null, null);
+
+    /** The search-time pruning, default applied. */
+    boolean pruning() {
+      return crossSegmentPruning == null ? DEFAULT_CROSS_SEGMENT_PRUNING : crossSegmentPruning;
+    }
 
     /** The graph parameters, defaults applied. */
     HnswGraph graph() {

@@ -168,9 +168,17 @@ public record Settings(
    *                       its own); Lucene's defaults for Solr
    * @param efSearch       candidates of each dense search of the embedded Lucene index (≥ 1;
    *                       max(fetch-k, efSearch) are searched for, fetch-k kept)
+   * @param crossSegmentPruning whether the embedded index's segment searches share one top-k
+   *                       (see {@code OpenBookConfig.Hnsw})
    */
   public record Store(Optional<SolrStoreConfig> solr, VectorEncoding vectorEncoding,
-      HnswGraph hnsw, int efSearch) {
+      HnswGraph hnsw, int efSearch, boolean crossSegmentPruning) {
+    public Store {
+      if (efSearch < 1) {
+        throw new IllegalArgumentException("efSearch must be >= 1, got " + efSearch);
+      }
+    }
+
     /** The embedded Lucene index with every default. */
     public static final Store LUCENE = new Store(Optional.empty(), VectorEncoding.FLOAT32);
 
@@ -182,7 +190,7 @@ public record Settings(
     /** A store with default HNSW settings. */
     public Store(Optional<SolrStoreConfig> solr, VectorEncoding vectorEncoding) {
       this(solr, vectorEncoding, HnswGraph.LUCENE_DEFAULT,
-          OpenBookConfig.Hnsw.DEFAULT_EF_SEARCH);
+          OpenBookConfig.Hnsw.DEFAULT_EF_SEARCH, OpenBookConfig.Hnsw.DEFAULT_CROSS_SEGMENT_PRUNING);
     }
 
     /** Whether the index is a SolrCloud collection. */
