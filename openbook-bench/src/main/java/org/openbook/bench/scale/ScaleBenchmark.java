@@ -86,6 +86,10 @@ public final class ScaleBenchmark implements Callable<Integer> {
       + " this many segments after the build, timed apart; 0 = no merge (default: ${DEFAULT-VALUE}).")
   int forceMerge;
 
+  @Option(names = "--reuse-index", description = "Measure an index already in --work that holds"
+      + " exactly the size's chunks instead of rebuilding it (build time then not reported).")
+  boolean reuseIndex;
+
   @Option(names = "--docs", split = ",", defaultValue = "",
       description = "Docs folders under datasets/ to add as sources, e.g. docs-zh,docs-en (default: none).")
   List<String> docs;
@@ -104,7 +108,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
       Sources s = sources(root, model, queries, docs.stream().filter(d -> !d.isBlank()).toList());
       Run run = new Run(s.passages(), s.questions(), cached, model, cache, sizes, warmup,
           recallQueries, validate, "none".equals(probeXmx) ? null : probeXmx, seed, pool, work,
-          out, config, forceMerge);
+          out, config, forceMerge, reuseIndex);
       run.execute();
     }
     return 0;
@@ -174,18 +178,19 @@ public final class ScaleBenchmark implements Callable<Integer> {
    * @param cache    committed after embedding, or null
    * @param config   configuration file of the measured indexes, or null for the defaults
    * @param forceMerge segments each measured index is force-merged to after its build, 0 = none
+   * @param reuseIndex measure an index already built in {@code work} for a size
    */
   record Run(List<SourcePassage> sources, List<String> questions, Embedder cached,
       Embedder model, EmbeddingCache cache, int[] sizes, int warmup, int recallQueries,
       int validate, String probeXmx, long seed, int poolSize, Path work, Path out, Path config,
-      int forceMerge) {
+      int forceMerge, boolean reuseIndex) {
 
     /** A run with the default configuration and no force-merge. */
     Run(List<SourcePassage> sources, List<String> questions, Embedder cached, Embedder model,
         EmbeddingCache cache, int[] sizes, int warmup, int recallQueries, int validate,
         String probeXmx, long seed, int poolSize, Path work, Path out) {
       this(sources, questions, cached, model, cache, sizes, warmup, recallQueries, validate,
-          probeXmx, seed, poolSize, work, out, null, 0);
+          probeXmx, seed, poolSize, work, out, null, 0, false);
     }
 
     void execute() throws Exception {
@@ -203,7 +208,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
       Validation validation = validate > 0 ? validate(corpus, vectors, queryVectors) : null;
       commitCache();
       ScaleMeasurement m = new ScaleMeasurement(corpus, model, queryVectors, questions, warmup,
-          recallQueries, config, forceMerge);
+          recallQueries, config, forceMerge).reuseIndexes(reuseIndex);
       List<SizeResult> results = new ArrayList<>();
       for (int n : sizes) {
         ScaleMeasurement.log("measuring %,d chunks", n);

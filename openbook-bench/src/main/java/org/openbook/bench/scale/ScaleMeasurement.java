@@ -53,6 +53,7 @@ final class ScaleMeasurement {
   private final OpenBookConfig config;
   private final Path configFile;
   private final int forceMerge;
+  private boolean reuse;
 
   ScaleMeasurement(List<ScaleChunk> corpus, Embedder model, QueryVectors queries,
       List<String> questions, int warmup, int recallQueries) {
@@ -87,27 +88,39 @@ final class ScaleMeasurement {
    * @param probeXmx heap of the serving JVM, or null to skip the memory probe
    */
   SizeResult measure(int n, Path dir, String probeXmx) throws IOException, InterruptedException {
-    deleteIndex(dir);
-    double indexSeconds;
+    double indexSeconds = Double.NaN;
     Double mergeSeconds = null;
-    long t0 = System.nanoTime();
-    try (OpenBook w = open(dir, queries, OpenBook.Mode.RESET)) {
-      IndexStore store = w.store();
-      for (int from = 0; from < n; from += VariantCorpus.CHUNKS_PER_DOC) {
-        List<EmbeddedChunk> doc = new ArrayList<>();
-        for (int i = from; i < Math.min(n, from + VariantCorpus.CHUNKS_PER_DOC); i++) {
-          doc.add(corpus.get(i).toEmbedded());
-        }
-        store.replaceDocument(corpus.get(from).docId(), doc);
-      }
-      store.commit();
-      indexSeconds = (System.nanoTime() - t0) / 1e9;
-      log("%,d chunks indexed in %.1f s", n, indexSeconds);
+    if (reuse && holds(dir, n)) {
+      log("reusing the index of %,d chunks in %s (not rebuilt)", n, dir);
       if (forceMerge > 0) {
-        long m0 = System.nanoTime();
-        ((LuceneChunkStore) store).forceMerge(forceMerge);
-        mergeSeconds = (System.nanoTime() - m0) / 1e9;
-        log("force-merged to %d segment(s) in %.1f s", forceMerge, mergeSeconds);
+        try (OpenBook w = open(dir, queries, OpenBook.Mode.WRITE)) {
+          long m0 = System.nanoTime();
+          ((LuceneChunkStore) w.store()).forceMerge(forceMerge);
+          mergeSeconds = (System.nanoTime() - m0) / 1e9;
+          log("force-merged to %d segment(s) in %.1f s", forceMerge, mergeSeconds);
+        }
+      }
+    } else {
+      deleteIndex(dir);
+      long t0 = System.nanoTime();
+      try (OpenBook w = open(dir, queries, OpenBook.Mode.RESET)) {
+        IndexStore store = w.store();
+        for (int from = 0; from < n; from += VariantCorpus.CHUNKS_PER_DOC) {
+          List<EmbeddedChunk> doc = new ArrayList<>();
+          for (int i = from; i < Math.min(n, from + VariantCorpus.CHUNKS_PER_DOC); i++) {
+            doc.add(corpus.get(i).toEmbedded());
+          }
+          store.replaceDocument(corpus.get(from).docId(), doc);
+        }
+        store.commit();
+        indexSeconds = (System.nanoTime() - t0) / 1e9;
+        log("%,d chunks indexed in %.1f s", n, indexSeconds);
+        if (forceMerge > 0) {
+          long m0 = System.nanoTime();
+          ((LuceneChunkStore) store).forceMerge(forceMerge);
+          mergeSeconds = (System.nanoTime() - m0) / 1e9;
+          log("force-merged to %d segment(s) in %.1f s", forceMerge, mergeSeconds);
+        }
       }
     }
 
@@ -168,6 +181,25 @@ final class ScaleMeasurement {
       return new SizeResult(n, indexSeconds, bytes, segments, Latency.of(ms[0]),
           Latency.of(ms[1]), Latency.of(ms[2]), Latency.of(ms[3]), Latency.of(ms[4]), serving,
           recall, Latency.of(rare), rareStats, probe, hnsw, mergeSeconds, load);
+    }
+  }
+
+  /**
+   * Measures an index already in the folder instead of rebuilding it when it holds exactly the
+   * chunks of the size measured (its build time is then not reported); query-time settings
+   * (efSearch, pruning) can so be compared on one index.
+   */
+  ScaleMeasurement reuseIndexes(boolean reuse) {
+    this.reuse = reuse;
+    return this;
+  }
+
+  private boolean holds(Path dir, int n) throws IOException {
+    if (!Files.isDirectory(dir) || LuceneChunkStore.readManifest(dir).isEmpty()) {
+      return false;
+    }
+    try (OpenBook r = open(dir, queries, OpenBook.Mode.READ)) {
+      return r.count() == n;
     }
   }
 

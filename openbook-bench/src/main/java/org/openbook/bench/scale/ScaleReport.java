@@ -149,9 +149,10 @@ public final class ScaleReport {
         + " search / embedding p50 | search / embedding p99 | HNSW settings | load average |\n"
         + "|---:|---:|---:|---:|---|---|---|---|---|---:|---:|---|---|\n");
     for (SizeResult r : results) {
-      md.append(f("| %,d | %.0f s (%,.0f chunks/s)%s | %.0f MB | %d | %s | %s | %s | %s | %s |"
-              + " %.2f | %.2f | %s | %s |%n", r.chunks(), r.indexSeconds(),
-          r.chunks() / r.indexSeconds(),
+      md.append(f("| %,d | %s%s | %.0f MB | %d | %s | %s | %s | %s | %s |"
+              + " %.2f | %.2f | %s | %s |%n", r.chunks(), Double.isNaN(r.indexSeconds())
+              ? "reused" : f("%.0f s (%,.0f chunks/s)", r.indexSeconds(),
+                  r.chunks() / r.indexSeconds()),
           r.mergeSeconds() == null ? "" : f(" + merge %.0f s", r.mergeSeconds()),
           r.indexBytes() / 1e6, r.segments(), l(r.embedding()), l(r.dense()), l(r.bm25()),
           l(r.hybrid()), l(r.hybridWithEmbedding()),
