@@ -175,8 +175,9 @@ final class ScaleMeasurement {
       int segments = SegmentInfos.readLatestCommit(FSDirectory.open(dir)).size();
       long bytes = indexBytes(dir);
       SizeResult.Probe probe = probeXmx == null ? null : probe(dir, probeXmx);
-      String hnsw = String.format(Locale.ROOT, "M %d, beam width %d, efSearch %d%s",
+      String hnsw = String.format(Locale.ROOT, "M %d, beam width %d, efSearch %d%s%s",
           store.manifest().hnsw().m(), store.manifest().hnsw().beamWidth(), store.efSearch(),
+          store.crossSegmentPruning() ? "" : ", cross-segment pruning off",
           forceMerge > 0 ? ", force-merged to " + forceMerge : "");
       return new SizeResult(n, indexSeconds, bytes, segments, Latency.of(ms[0]),
           Latency.of(ms[1]), Latency.of(ms[2]), Latency.of(ms[3]), Latency.of(ms[4]), serving,
