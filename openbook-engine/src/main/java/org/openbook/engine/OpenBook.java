@@ -435,9 +435,10 @@ public final class OpenBook implements Closeable {
   /**
    * Force-merges the embedded Lucene index down to at most {@code maxSegments} segments and
    * commits ({@code openbook optimize}): after a bulk ingest, fewer segments mean fewer HNSW
-   * graphs per dense search, so a faster and more complete dense route (measured in
-   * docs/PERFORMANCE.md, section 5). An explicit step rather than part of every ingest because
-   * it rewrites the whole index (minutes at 200k chunks). Needs the {@link Mode#WRITE} lock.
+   * graphs per dense search, so a faster dense route. An explicit step rather than part of every
+   * ingest: it rewrites the whole index (37 minutes for 200k chunks on the loaded 2-core
+   * machine), and on a corpus full of near-duplicate passages the one merged graph found fewer
+   * of the true neighbours (docs/PERFORMANCE.md, section 5b). Needs the {@link Mode#WRITE} lock.
    *
    * @param maxSegments ≥ 1 (1 for a read-mostly index)
    * @throws UnsupportedOperationException for a SolrCloud store (Solr merges on its own)

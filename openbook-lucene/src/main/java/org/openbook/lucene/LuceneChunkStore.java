@@ -639,9 +639,10 @@ public final class LuceneChunkStore
    * Merges the index down to at most {@code maxSegments} segments and commits (Lucene's {@link
    * IndexWriter#forceMerge}), with the manifest unchanged. Each segment has an HNSW graph of its
    * own that every dense search walks, so after a bulk ingest fewer, larger segments make the
-   * dense route faster and its recall higher (docs/PERFORMANCE.md, section 5); merging costs about
-   * as much as building the graphs again and needs up to twice the index's size on disk for a
-   * while. Uncommitted changes are committed with it. Searches go on meanwhile and see the merged
+   * dense route faster; on a corpus of many near-duplicate vectors one large graph also found
+   * fewer of the true neighbours than 22 segments did (docs/PERFORMANCE.md, section 5b). Merging
+   * costs about as much as building the graphs again and needs up to twice the index's size on
+   * disk for a while. Uncommitted changes are committed with it. Searches go on meanwhile and see the merged
    * index afterwards.
    *
    * @param maxSegments ≥ 1

@@ -15,12 +15,13 @@ import picocli.CommandLine.Spec;
 /**
  * {@code openbook optimize --index PATH [--max-segments N]}: force-merges the embedded index after
  * a bulk ingest ({@link OpenBook#optimize}). Every segment holds an HNSW graph of its own that
- * each dense search walks; one merged graph is faster and finds more of the true nearest
- * neighbours (docs/PERFORMANCE.md, section 5). Takes the index's write lock, like an ingest.
+ * each dense search walks; one merged graph is faster to search, but on a corpus full of
+ * near-duplicate passages it found fewer of the true neighbours (docs/PERFORMANCE.md, section
+ * 5b). Takes the index's write lock, like an ingest.
  */
 @Command(name = "optimize", mixinStandardHelpOptions = true,
-    description = "Merge the index's segments (after a bulk ingest): faster, more complete"
-        + " dense search.")
+    description = "Merge the index's segments after a bulk ingest: faster dense search"
+        + " (see docs/PERFORMANCE.md, section 5b, for its recall).")
 public final class OptimizeCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
 
