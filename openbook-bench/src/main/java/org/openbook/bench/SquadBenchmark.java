@@ -309,7 +309,8 @@ public final class SquadBenchmark implements Callable<Integer> {
       // the top 5 passages; the gate's thresholds do not matter here, the table varies them.
       var hybrid = RetrieverVariant.parse(HOLDOUT_FUSION, embedder, store, store,
           RrfFusion.DEFAULT).get(0).retriever();
-      EvidenceGate gate = new EvidenceGate(0.53,
+      EvidenceGate gate = new EvidenceGate(
+          org.openbook.engine.config.OpenBookConfig.Gate.DEFAULT_THRESHOLD,
           EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, analysis, new TermWeights(store));
       try (ProgressBar bar = bar("holdout", questions.size())) {
         for (SquadDataset.Question q : questions) {
