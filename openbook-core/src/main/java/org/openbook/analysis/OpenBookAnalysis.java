@@ -60,7 +60,13 @@ public final class OpenBookAnalysis implements TextAnalysis {
     return new OpenBookAnalysis(strategy);
   }
 
-  /** The default: {@link Strategy#CJK_BIGRAM} (to be confirmed by the evaluation harness). */
+  /**
+   * Character bigrams ({@link Strategy#CJK_BIGRAM}): the analysis of code that takes no
+   * configuration (unit tests, the gate study). The product's analyzer is the configuration key
+   * {@code analysis.analyzer}, default unigram+bigram (engine {@code
+   * OpenBookConfig.Analysis.DEFAULT_ANALYZER}, chosen on the four public sets in
+   * docs/BENCHMARKS.md).
+   */
   public static OpenBookAnalysis defaultAnalysis() {
     return of(Strategy.CJK_BIGRAM);
   }
