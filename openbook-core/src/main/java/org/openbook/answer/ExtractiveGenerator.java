@@ -32,6 +32,12 @@ import org.openbook.embed.Vectors;
  * is an extract ({@code （摘录）} for Chinese questions, {@code (Extract) } for English ones).
  * Deterministic; the whole text is passed to {@code onText} once.
  *
+ * <p>A question asking for a total over table rows ({@code 从入门到高级总共多少课时}) gets the sum
+ * first ({@link TableAggregation}: operands, result and unit, cited with the sources holding the
+ * rows, e.g. {@code 家电售后维修 入门、进阶、高级 的课时合计：24 + 36 + 48 = 108[1]。}), then the
+ * quotes as above, with every summed row of a quoted source among them (the operands can be read
+ * in their rows); when the question does not clearly ask for a sum, nothing is added.
+ *
  * <p>With an embedder ({@link #ExtractiveGenerator(RefusalPolicy, TermCoverage, Embedder)})
  * sentences are also chosen by meaning: the candidate sentences are embedded with the question's
  * bounded form ({@link org.openbook.embed.BoundedInput}) and each sentence scores
@@ -200,7 +206,13 @@ public final class ExtractiveGenerator implements Generator {
             + notDocumented(lacking, lang);
       } else {
         StringBuilder sb = new StringBuilder(lang == AnswerLanguage.ZH ? labelZh : labelEn);
-        appendQuotes(sb, picked, picks.all());
+        Map<Integer, Set<Integer>> summedRows = new HashMap<>();
+        for (TableSum sum : TableAggregation.sums(question, sources)) {
+          appendSum(sb, sum, lang);
+          sum.rows().forEach(r -> summedRows.computeIfAbsent(r.n(), k -> new HashSet<>())
+              .add(r.unit()));
+        }
+        appendQuotes(sb, picked, picks.all(), summedRows);
         if (covered != null) {
           appendNotes(sb, covered, coverage, lang);
         }
@@ -423,9 +435,13 @@ public final class ExtractiveGenerator implements Generator {
     };
   }
 
-  /** The answer body: the picked units with what {@link #expand} adds, each cited. */
+  /**
+   * The answer body: the picked units with what {@link #expand} adds, each cited, and in the
+   * sources quoted anyway the rows a sum added up ({@code summedRows}: source number → unit
+   * positions), so that every operand can be read in its row.
+   */
   private static void appendQuotes(StringBuilder sb, List<Candidate> picked,
-      List<Candidate> all) {
+      List<Candidate> all, Map<Integer, Set<Integer>> summedRows) {
     // Positions to quote per source rank, in document order.
     Map<Integer, java.util.TreeSet<Integer>> byRank = new java.util.TreeMap<>();
     Map<Integer, Candidate> anyOf = new HashMap<>();
@@ -433,6 +449,9 @@ public final class ExtractiveGenerator implements Generator {
       byRank.computeIfAbsent(c.rank(), r -> new java.util.TreeSet<>())
           .addAll(expand(c.units(), c.position(), relevant(all, c.rank())));
       anyOf.putIfAbsent(c.rank(), c);
+    }
+    for (Map.Entry<Integer, Candidate> e : anyOf.entrySet()) {
+      byRank.get(e.getKey()).addAll(summedRows.getOrDefault(e.getValue().source().n(), Set.of()));
     }
     for (Map.Entry<Integer, java.util.TreeSet<Integer>> e : byRank.entrySet()) {
       Candidate c = anyOf.get(e.getKey());
@@ -461,6 +480,13 @@ public final class ExtractiveGenerator implements Generator {
         appendCited(sb, rows.toString(), n);
       }
     }
+  }
+
+  /** Appends the statement of a table sum with the citations of its rows and a full stop. */
+  private static void appendSum(StringBuilder sb, TableSum sum, AnswerLanguage lang) {
+    sb.append(sum.statement(lang));
+    sum.citations().forEach(n -> sb.append(CitationMarkers.of(n)));
+    sb.append(lang == AnswerLanguage.ZH ? "。" : ". ");
   }
 
   /** Appends {@code sentence} with {@code [n]} placed before its end punctuation. */

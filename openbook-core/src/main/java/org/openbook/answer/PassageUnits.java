@@ -80,6 +80,22 @@ final class PassageUnits {
     return List.copyOf(p.units);
   }
 
+  /** The cells of a Markdown table row, stripped, without the outer borders. */
+  static List<String> cells(String row) {
+    String r = row.strip();
+    if (r.startsWith("|")) {
+      r = r.substring(1);
+    }
+    if (r.endsWith("|")) {
+      r = r.substring(0, r.length() - 1);
+    }
+    List<String> out = new ArrayList<>();
+    for (String c : r.split("\\|", -1)) {
+      out.add(c.strip());
+    }
+    return out;
+  }
+
   private void parse(String passage) {
     String[] lines = passage.split("\\R", -1);
     StringBuilder para = new StringBuilder();

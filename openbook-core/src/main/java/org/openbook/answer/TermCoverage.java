@@ -221,7 +221,7 @@ public final class TermCoverage {
           header = new HashSet<>(analysis.tokenize(u.prefix()));
         }
         row++;
-        List<String> cells = cells(u.text());
+        List<String> cells = PassageUnits.cells(u.text());
         for (int c = 0; c < cells.size(); c++) {
           Set<String> cellTokens = new HashSet<>(analysis.tokenize(cells.get(c)));
           for (KeyTerm t : terms) {
@@ -253,22 +253,6 @@ public final class TermCoverage {
       }
     }
     return List.of();
-  }
-
-  /** The cells of a Markdown table row, stripped, without the outer borders. */
-  private static List<String> cells(String row) {
-    String r = row.strip();
-    if (r.startsWith("|")) {
-      r = r.substring(1);
-    }
-    if (r.endsWith("|")) {
-      r = r.substring(0, r.length() - 1);
-    }
-    List<String> out = new ArrayList<>();
-    for (String c : r.split("\\|", -1)) {
-      out.add(c.strip());
-    }
-    return out;
   }
 
   private static boolean hasHan(String text) {

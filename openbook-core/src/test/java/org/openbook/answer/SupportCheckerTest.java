@@ -177,4 +177,22 @@ class SupportCheckerTest {
     assertThat(new SupportChecker(0.5, close, 0.75).check(wrongNumber, sources).scores())
         .containsEntry(1, 0.0);
   }
+
+  @Test
+  void should_support_a_sum_whose_operands_are_in_the_passage_and_add_up() {
+    List<Source> sources = Fixtures.sources("training/c.md",
+        "| 专业 | 阶段 | 学时 | 费用（元） |\n|---|---|---|---|\n| 烘焙 | 初级 | 20 | 900 |\n"
+            + "| 烘焙 | 中级 | 30 | 1500 |\n");
+
+    assertThat(check("烘焙 初级、中级 的费用合计：900 + 1500 = 2400 元[1]。", sources).unsupported())
+        .isEmpty();
+    // a result that does not add up is a number the passage does not hold
+    assertThat(check("烘焙 初级、中级 的费用合计：900 + 1500 = 2500 元[1]。", sources).unsupported())
+        .containsExactly(1);
+    // an operand the passage does not hold
+    assertThat(check("烘焙 初级、中级 的费用合计：900 + 1600 = 2500 元[1]。", sources).unsupported())
+        .containsExactly(1);
+    assertThat(SupportChecker.withoutDerived("合计：1,200 + 1,800 = 3000 USD.")).isEqualTo(
+        "合计：1,200 1,800.");
+  }
 }
