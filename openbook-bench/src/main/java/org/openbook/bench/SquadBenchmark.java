@@ -350,6 +350,11 @@ public final class SquadBenchmark implements Callable<Integer> {
         + "fetch-k %d) against the old rule (best cosine of the dense route):%n", HOLDOUT_FUSION,
         fetchK)
         + new TwoSignalCalibration(answerableEvidence, unanswerableEvidence).render();
+    // Around the default: how many questions each step of the dense threshold moves.
+    text += String.format(Locale.ROOT, "%nSweep of the dense threshold at lexical %.2f:%n",
+        EvidenceGate.DEFAULT_LEXICAL_THRESHOLD)
+        + new TwoSignalCalibration(answerableEvidence, unanswerableEvidence).renderSweep(
+            EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, 0.53, 0.58, 0.002);
     Files.createDirectories(out);
     Files.writeString(out.resolve(dataset + "-holdout.txt"), text);
     System.out.print(text);

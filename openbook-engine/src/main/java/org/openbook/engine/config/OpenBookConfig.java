@@ -22,6 +22,7 @@ import org.openbook.retrieve.MinMaxFusion;
 import org.openbook.retrieve.Query;
 import org.openbook.retrieve.RrfFusion;
 import org.openbook.solr.SolrFailurePolicy;
+import org.openbook.index.HnswGraph;
 import org.openbook.index.VectorEncoding;
 import org.openbook.solr.SolrStoreConfig;
 import org.openbook.solr.SolrTls;
@@ -233,10 +234,18 @@ public record OpenBookConfig(
    */
   public record Gate(Double threshold, Double lexicalThreshold, Boolean lexical) {
     /**
-     * Gate-1 threshold on the best dense cosine (bge-small-zh-v1.5) when the config sets none;
-     * see docs/BENCHMARKS.md for the calibration that chose it.
+     * Gate-1 threshold on the best dense cosine (bge-small-zh-v1.5) of the top-k sources when
+     * the config sets none. Chosen on the CMRC 2018 hold-out (every 10th paragraph left out of
+     * the index: 324 unanswerable, 2,895 answerable questions; {@code SquadBenchmark --holdout
+     * 10}) with the two-signal rule at lexical share 0.8, on a 0.002 grid: the threshold with
+     * the fewest false refusals (41, 1.4 %) whose refusal recall is no lower than the dense-only
+     * rule's at the former default 0.53 (171 of 324, 0.528). 0.554–0.566 all keep recall
+     * ≥ 0.528 at ≤ 2 % false refusals; 0.552 refuses one unanswerable question fewer; bug case
+     * R35's paraphrase question (班车 for 通勤巴士) scores 0.558, so 0.56 would refuse it.
+     * kb-demo, the office fixture and RGB were checked, not used to choose: see
+     * docs/BENCHMARKS.md, "Gate 1 with two signals".
      */
-    public static final double DEFAULT_THRESHOLD = 0.53;
+    public static final double DEFAULT_THRESHOLD = 0.554;
 
     /** Only the dense threshold. */
     public Gate(Double threshold) {
@@ -575,12 +584,19 @@ public record OpenBookConfig(
     public Settings.Store resolve(Map<String, String> env) {
       VectorEncoding encoding = VectorEncoding.parse(lucene == null ? null
           : lucene.vectorEncoding(), "config store.lucene.vectorEncoding");
+      Hnsw h = lucene == null || lucene.hnsw() == null ? Hnsw.DEFAULT : lucene.hnsw();
       if (!isSolr()) {
-        return new Settings.Store(Optional.empty(), encoding);
+        return new Settings.Store(Optional.empty(), encoding, h.graph(), h.candidates(),
+            h.pruning());
       }
       if (encoding != VectorEncoding.FLOAT32) {
         throw new IllegalArgumentException("config store.lucene.vectorEncoding: "
             + encoding.id() + " applies to the embedded Lucene index only, not store.type solr");
+      }
+      if (h.m() != null || h.beamWidth() != null || h.efSearch() != null
+          || h.crossSegmentPruning() != null) {
+        throw new IllegalArgumentException("config store.lucene.hnsw applies to the embedded"
+            + " Lucene index only, not store.type solr");
       }
       try {
         SolrFailurePolicy failures = SolrFailurePolicy.DEFAULT;
@@ -625,7 +641,69 @@ public record OpenBookConfig(
    *                       int8} or {@code int4} (scalar-quantized; see {@link VectorEncoding}).
    *                       Recorded in the index; changing it needs {@code --reset}.
    */
-  public record Lucene(String vectorEncoding) {}
+  public record Lucene(String vectorEncoding, Hnsw hnsw) {
+
+    /** A {@code store.lucene} section without {@code hnsw} (its defaults apply). */
+    public Lucene(String vectorEncoding) {
+      this(vectorEncoding, null);
+    }
+  }
+
+  /**
+   * {@code store.lucene.hnsw}: the HNSW graphs of the embedded index. Defaults and the
+   * measurement behind them: docs/PERFORMANCE.md, section 5 (200k chunks of the scale benchmark).
+   *
+   * @param m         graph M, maximum connections per node and layer (default {@value
+   *                  #DEFAULT_M}, Lucene's); recorded in the index, applies to an index built
+   *                  with {@code --reset}; 1..512
+   * @param beamWidth candidates kept while inserting, efConstruction (default {@value
+   *                  #DEFAULT_BEAM_WIDTH}, Lucene's); recorded like {@code m}; 1..3200
+   * @param efSearch  candidates of every dense search (the k of Lucene's kNN query, efSearch):
+   *                  max(fetch-k, efSearch) nearest neighbours are searched for, the best
+   *                  fetch-k kept (default {@value #DEFAULT_EF_SEARCH}); ≥ 1; search time only
+   * @param crossSegmentPruning whether the segments' graph searches share one top-k and stop
+   *                  early against it (Lucene 9.10+'s behaviour) or each segment is searched
+   *                  for its own top-k (default {@value #DEFAULT_CROSS_SEGMENT_PRUNING}); search
+   *                  time only
+   */
+  public record Hnsw(Integer m, Integer beamWidth, Integer efSearch,
+      Boolean crossSegmentPruning) {
+    /** Lucene 9.12's {@code DEFAULT_MAX_CONN}. */
+    public static final int DEFAULT_M = 16;
+    /** Lucene 9.12's {@code DEFAULT_BEAM_WIDTH}. */
+    public static final int DEFAULT_BEAM_WIDTH = 100;
+    /** The dense search's candidates when the config gives none (docs/PERFORMANCE.md, 5). */
+    public static final int DEFAULT_EF_SEARCH = 50;
+    /** Cross-segment pruning when the config says nothing (docs/PERFORMANCE.md, 5). */
+    public static final boolean DEFAULT_CROSS_SEGMENT_PRUNING = true;
+    /** Every setting at its default. */
+    public static final Hnsw DEFAULT = new Hnsw(null, null, null, null);
+
+    /** The search-time pruning, default applied. */
+    boolean pruning() {
+      return crossSegmentPruning == null ? DEFAULT_CROSS_SEGMENT_PRUNING : crossSegmentPruning;
+    }
+
+    /** The graph parameters, defaults applied. */
+    HnswGraph graph() {
+      try {
+        return new HnswGraph(m == null ? DEFAULT_M : m,
+            beamWidth == null ? DEFAULT_BEAM_WIDTH : beamWidth);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("config store.lucene.hnsw: " + e.getMessage(), e);
+      }
+    }
+
+    /** The search-time candidates, default applied. */
+    int candidates() {
+      int ef = efSearch == null ? DEFAULT_EF_SEARCH : efSearch;
+      if (ef < 1) {
+        throw new IllegalArgumentException(
+            "config store.lucene.hnsw.efSearch must be >= 1, got " + ef);
+      }
+      return ef;
+    }
+  }
 
   /**
    * {@code store.tls}: TLS for {@code https} Solr nodes, passed to SolrJ. Passwords may also come
