@@ -139,6 +139,12 @@ public final class SquadBenchmark implements Callable<Integer> {
       + "against --dataset xquad-en passages).")
   String questionsFrom;
 
+  @Option(names = "--dump-routes", description = "Also write <dataset><tag>-<analyzer>.routes.jsonl "
+      + "into --out: per question its gold paragraph, the dense list and the BM25 list (fetch-k "
+      + "each, chunk id, paragraph id, raw score) and the query's maximum attainable BM25 score, "
+      + "for studying fusion rules offline.")
+  boolean dumpRoutes;
+
   @Override
   public Integer call() throws Exception {
     String rel = DATASETS.get(dataset);
@@ -224,6 +230,10 @@ public final class SquadBenchmark implements Callable<Integer> {
         String spec = configs;
         String suffix = strategies.length == 1 ? "" : " [" + analysis.strategy() + "]";
         try (LuceneChunkStore store = buildIndex(analysis, chunker, routes, embedded, "")) {
+          if (dumpRoutes) {
+            RouteDump.write(out.resolve(dataset + tag + "-" + analysis.strategy()
+                + ".routes.jsonl"), questions, routes, store, fetchK);
+          }
           for (RetrieverVariant c : RetrieverVariant.parseRouted(spec, routes, store, store,
               RrfFusion.DEFAULT, null)) {
             if (i > 0 && c.name().equals("dense")) {

@@ -126,7 +126,7 @@ public final class OpenBook implements Closeable {
     this.index = b.index;
     this.routes = b.routes != null ? b.routes
         : b.embedder != null ? DenseRoutes.single(b.embedder) : DenseRoutes.defaults();
-    this.analysis = OpenBookAnalysis.defaultAnalysis();
+    this.analysis = OpenBookAnalysis.of(settings.analyzer());
     // A chunk must fit every model that embeds it.
     this.chunker = new StructuredChunker(settings.chunking(), routes::countTokens,
         routes.maxInputTokens());

@@ -3,11 +3,15 @@ package org.openbook.engine.config;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.answer.EvidenceGate;
 import org.openbook.chunk.ChunkerSettings;
 import org.openbook.document.DocumentReader;
@@ -38,7 +42,7 @@ import org.openbook.solr.SolrTls;
  * @param store      where the index lives: embedded Lucene (default) or a SolrCloud collection
  * @param rerank     the reranking stage between fusion and generation (default: none)
  * @param access     folder-level department rules ({@code access: {folders: {hr/: [hr]}}})
- * @param analysis   query-time analysis: the user's synonym file
+ * @param analysis   text analysis: the BM25 analyzer and the user's synonym file
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -67,7 +71,7 @@ public record OpenBookConfig(
         ? new Server(null, null, null, null, null, null, null, null, null) : server;
     store = store == null ? Store.LUCENE : store;
     rerank = rerank == null ? Rerank.NONE : rerank;
-    analysis = analysis == null ? new Analysis(null) : analysis;
+    analysis = analysis == null ? new Analysis(null, null) : analysis;
   }
 
   /** A configuration without rerank, access or analysis sections. */
@@ -86,7 +90,8 @@ public record OpenBookConfig(
       return this;
     }
     return new OpenBookConfig(principals, chunking, retrieval, gate, ingest, llm, server, store,
-        rerank, access, new Analysis(dir.resolve(syn).normalize().toString()));
+        rerank, access,
+        new Analysis(dir.resolve(syn).normalize().toString(), analysis.analyzer()));
   }
 
   /**
@@ -133,7 +138,8 @@ public record OpenBookConfig(
         gate.resolve(),
         ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env),
         rerank.resolve(env), access.rules(),
-        Optional.ofNullable(analysis.synonyms()).filter(p -> !p.isBlank()).map(Path::of));
+        Optional.ofNullable(analysis.synonyms()).filter(p -> !p.isBlank()).map(Path::of),
+        analysis.resolveAnalyzer());
   }
 
   /**
@@ -254,13 +260,49 @@ public record OpenBookConfig(
   }
 
   /**
-   * Query-time analysis.
+   * Text analysis.
    *
    * @param synonyms path of a synonym file in the Solr/Elasticsearch format (relative to the
    *                 config file), applied to BM25 queries and to gate 2's key-term coverage;
    *                 re-read whenever an engine opens (ingest, serve, search, ask); null for none
+   * @param analyzer how the BM25 route tokenises Han text: {@code cjk_bigram} (default),
+   *                 {@code unigram_bigram} or {@code smartcn} ({@link OpenBookAnalysis.Strategy});
+   *                 index-time and query-time alike, so it is recorded in the index manifest
+   *                 and an index built with another analyzer is refused until rebuilt with
+   *                 {@code --reset}
    */
-  public record Analysis(String synonyms) {}
+  public record Analysis(String synonyms, String analyzer) {
+
+    /**
+     * The BM25 analyzer when the config names none: character bigrams. Unigram+bigram is level
+     * or better under the shipped fusion on all four public sets (full sets; R@1 +0.2 on CMRC
+     * and DRCD, +0.4 on XQuAD zh) but ranks one more kb-demo identifier question's gold passage
+     * second (ZQ-7718 … E2: the added single-character terms dilute the identifier boost) and
+     * loses one case of Recall@5 on kb-demo and on office, so it is an option, not the default
+     * (docs/BENCHMARKS.md, "Default analyzer, on the full sets").
+     */
+    public static final OpenBookAnalysis.Strategy DEFAULT_ANALYZER =
+        OpenBookAnalysis.Strategy.CJK_BIGRAM;
+
+    /** Only a synonym file; the default analyzer. */
+    public Analysis(String synonyms) {
+      this(synonyms, null);
+    }
+
+    OpenBookAnalysis.Strategy resolveAnalyzer() {
+      if (analyzer == null || analyzer.isBlank()) {
+        return DEFAULT_ANALYZER;
+      }
+      try {
+        return OpenBookAnalysis.Strategy.valueOf(analyzer.strip().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("analysis.analyzer must be one of "
+            + Arrays.stream(OpenBookAnalysis.Strategy.values())
+                .map(v -> v.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "))
+            + ", got '" + analyzer + "'");
+      }
+    }
+  }
 
   /**
    * Ingest limits and loader options; a file over a limit is skipped and reported, never

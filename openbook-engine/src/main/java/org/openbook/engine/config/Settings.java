@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.chunk.ChunkerSettings;
 import org.openbook.index.HnswGraph;
 import org.openbook.index.VectorEncoding;
@@ -34,6 +35,7 @@ import org.openbook.solr.SolrStoreConfig;
  * @param access     folder-level department rules for files without their own
  * @param synonyms   the user's synonym file ({@code analysis.synonyms}, resolved against the
  *                   configuration file's folder), or empty
+ * @param analyzer   the BM25 route's Han tokenisation ({@code analysis.analyzer})
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -46,7 +48,8 @@ public record Settings(
     Store store,
     Rerank rerank,
     org.openbook.document.FolderAccess access,
-    Optional<Path> synonyms) {
+    Optional<Path> synonyms,
+    OpenBookAnalysis.Strategy analyzer) {
 
   public Settings {
     principals = Map.copyOf(principals);
