@@ -139,6 +139,12 @@ public final class SquadBenchmark implements Callable<Integer> {
       + "against --dataset xquad-en passages).")
   String questionsFrom;
 
+  @Option(names = "--dump-routes", description = "Also write <dataset><tag>-<analyzer>.routes.jsonl "
+      + "into --out: per question its gold paragraph, the dense list and the BM25 list (fetch-k "
+      + "each, chunk id, paragraph id, raw score) and the query's maximum attainable BM25 score, "
+      + "for studying fusion rules offline.")
+  boolean dumpRoutes;
+
   @Override
   public Integer call() throws Exception {
     String rel = DATASETS.get(dataset);
@@ -224,6 +230,10 @@ public final class SquadBenchmark implements Callable<Integer> {
         String spec = configs;
         String suffix = strategies.length == 1 ? "" : " [" + analysis.strategy() + "]";
         try (LuceneChunkStore store = buildIndex(analysis, chunker, routes, embedded, "")) {
+          if (dumpRoutes) {
+            RouteDump.write(out.resolve(dataset + tag + "-" + analysis.strategy()
+                + ".routes.jsonl"), questions, routes, store, fetchK);
+          }
           for (RetrieverVariant c : RetrieverVariant.parseRouted(spec, routes, store, store,
               RrfFusion.DEFAULT, null)) {
             if (i > 0 && c.name().equals("dense")) {
@@ -309,7 +319,8 @@ public final class SquadBenchmark implements Callable<Integer> {
       // the top 5 passages; the gate's thresholds do not matter here, the table varies them.
       var hybrid = RetrieverVariant.parse(HOLDOUT_FUSION, embedder, store, store,
           RrfFusion.DEFAULT).get(0).retriever();
-      EvidenceGate gate = new EvidenceGate(0.53,
+      EvidenceGate gate = new EvidenceGate(
+          org.openbook.engine.config.OpenBookConfig.Gate.DEFAULT_THRESHOLD,
           EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, analysis, new TermWeights(store));
       try (ProgressBar bar = bar("holdout", questions.size())) {
         for (SquadDataset.Question q : questions) {
@@ -340,6 +351,11 @@ public final class SquadBenchmark implements Callable<Integer> {
         + "fetch-k %d) against the old rule (best cosine of the dense route):%n", HOLDOUT_FUSION,
         fetchK)
         + new TwoSignalCalibration(answerableEvidence, unanswerableEvidence).render();
+    // Around the default: how many questions each step of the dense threshold moves.
+    text += String.format(Locale.ROOT, "%nSweep of the dense threshold at lexical %.2f:%n",
+        EvidenceGate.DEFAULT_LEXICAL_THRESHOLD)
+        + new TwoSignalCalibration(answerableEvidence, unanswerableEvidence).renderSweep(
+            EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, 0.53, 0.58, 0.002);
     Files.createDirectories(out);
     Files.writeString(out.resolve(dataset + "-holdout.txt"), text);
     System.out.print(text);

@@ -60,7 +60,12 @@ public final class OpenBookAnalysis implements TextAnalysis {
     return new OpenBookAnalysis(strategy);
   }
 
-  /** The default: {@link Strategy#CJK_BIGRAM} (to be confirmed by the evaluation harness). */
+  /**
+   * Character bigrams ({@link Strategy#CJK_BIGRAM}), the product's default too: the analysis of
+   * code that takes no configuration (unit tests, the gate study). The product reads the
+   * configuration key {@code analysis.analyzer} (engine {@code
+   * OpenBookConfig.Analysis.DEFAULT_ANALYZER}; measured in docs/BENCHMARKS.md).
+   */
   public static OpenBookAnalysis defaultAnalysis() {
     return of(Strategy.CJK_BIGRAM);
   }

@@ -110,6 +110,41 @@ public final class TwoSignalCalibration {
     return sb.toString();
   }
 
+  /**
+   * A finer look at one lexical threshold: for each dense threshold from {@code from} to
+   * {@code to} (inclusive, {@code step} apart), the refusals of the old rule and of the
+   * two-signal rule as counts (refused unanswerable of all unanswerable, refused answerable of
+   * all answerable) and shares, so neighbouring thresholds can be compared question by question.
+   *
+   * @param lexical lexical threshold of the two-signal rule (above 1: lexical share off)
+   * @throws IllegalArgumentException if {@code step} is not positive or {@code to < from}
+   */
+  public String renderSweep(double lexical, double from, double to, double step) {
+    if (!(step > 0) || to < from) {
+      throw new IllegalArgumentException("sweep needs step > 0 and to >= from, got from " + from
+          + ", to " + to + ", step " + step);
+    }
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+        "dense-t  old: refused-unanswerable  false-refusals   two-signal (lexical %.2f): "
+            + "refused-unanswerable  false-refusals%n", lexical));
+    // integer steps, so 0.55 + 5 x 0.002 is printed as 0.560, not 0.5599999
+    long n = Math.round((to - from) / step);
+    for (long i = 0; i <= n; i++) {
+      double t = Math.round((from + i * step) * 1e6) / 1e6;
+      RefusalCounts o = old(t);
+      RefusalCounts w = twoSignal(t, lexical);
+      sb.append(String.format(Locale.ROOT, "%7.3f  %s  %s   %s  %s%n", t, share(
+          o.refusedUnanswerable(), unanswerable.size()), share(o.refusedAnswerable(),
+          answerable.size()), share(w.refusedUnanswerable(), unanswerable.size()),
+          share(w.refusedAnswerable(), answerable.size())));
+    }
+    return sb.toString();
+  }
+
+  private static String share(int k, int n) {
+    return String.format(Locale.ROOT, "%5d/%-5d %.3f", k, n, (double) k / n);
+  }
+
   private static String row(String name, double t, RefusalCounts c) {
     return String.format(Locale.ROOT, "%-33s %7.2f  %9.3f  %13.3f  %9s%n", name, t, c.recall(),
         c.falseRefusalRate(), Double.isNaN(c.precision()) ? "-"

@@ -19,6 +19,10 @@ package org.openbook.index;
  * @param vectorEncoding {@link VectorEncoding#id()} of the stored vectors (every vector field);
  *                       null (a manifest written before this component existed) reads as
  *                       {@code float32}
+ * @param hnsw           build parameters of the HNSW graphs (embedded Lucene index); null (a
+ *                       manifest written before this component existed, or a store without
+ *                       graphs of its own) reads as {@link HnswGraph#LUCENE_DEFAULT}. Not part
+ *                       of {@link #requireCompatible}: an index keeps its own graph parameters
  */
 public record IndexManifest(
     String embeddingModel,
@@ -29,7 +33,8 @@ public record IndexManifest(
     long documents,
     long chunks,
     java.util.List<DenseField> denseFields,
-    String vectorEncoding) {
+    String vectorEncoding,
+    HnswGraph hnsw) {
 
   public static final String COSINE = "cosine";
 
@@ -42,26 +47,35 @@ public record IndexManifest(
       }
     }
     vectorEncoding = VectorEncoding.parse(vectorEncoding, "vectorEncoding").id();
+    hnsw = hnsw == null ? HnswGraph.LUCENE_DEFAULT : hnsw;
+  }
+
+  /** A manifest with Lucene's default HNSW graph parameters. */
+  public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
+      String chunker, long documents, long chunks, java.util.List<DenseField> denseFields,
+      String vectorEncoding) {
+    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, denseFields,
+        vectorEncoding, null);
   }
 
   /** A manifest with the primary vector field only, float32 vectors. */
   public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
       String chunker, long documents, long chunks) {
     this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks,
-        java.util.List.of(), null);
+        java.util.List.of(), null, null);
   }
 
   /** A manifest with float32 vectors. */
   public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
       String chunker, long documents, long chunks, java.util.List<DenseField> denseFields) {
     this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, denseFields,
-        null);
+        null, null);
   }
 
   /** This manifest with other counts. */
   public IndexManifest withCounts(long documents, long chunks) {
     return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
-        chunks, denseFields, vectorEncoding);
+        chunks, denseFields, vectorEncoding, hnsw);
   }
 
   /** The secondary field called {@code name}, if any. */
@@ -72,7 +86,13 @@ public record IndexManifest(
   /** This manifest with {@code encoding} (of every vector field). */
   public IndexManifest withVectorEncoding(VectorEncoding encoding) {
     return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
-        chunks, denseFields, encoding.id());
+        chunks, denseFields, encoding.id(), hnsw);
+  }
+
+  /** This manifest with HNSW graph parameters {@code graph}. */
+  public IndexManifest withHnsw(HnswGraph graph) {
+    return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
+        chunks, denseFields, vectorEncoding, graph);
   }
 
   /** {@link #vectorEncoding()} as the enum. */

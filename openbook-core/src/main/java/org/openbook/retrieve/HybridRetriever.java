@@ -1,12 +1,17 @@
 package org.openbook.retrieve;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.openbook.analysis.Synonyms;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.DenseRoutes;
@@ -85,6 +90,15 @@ public final class HybridRetriever implements Retriever {
     }
     // A distributed store may answer from part of its shards (if configured to); the missing
     // shards travel with the result so the answer can say so.
+    // The BM25 route runs on a pooled thread while this one embeds the question and searches the
+    // dense route: neither needs the other's result, so a search takes about the slower route's
+    // time, not their sum (docs/PERFORMANCE.md, "Routes in parallel").
+    boolean scaleNeeded = mode == Mode.HYBRID && fusion.usesSparseMaxScore();
+    CompletableFuture<SparseRun> sparseRun = mode == Mode.DENSE
+        ? CompletableFuture.completedFuture(new SparseRun(
+            new SearchCoverage.Tracked<>(List.of(), List.of()), Double.NaN))
+        : CompletableFuture.supplyAsync(() -> sparseRoute(query, filter, scaleNeeded),
+            ROUTE_THREADS);
     // the primary field's cosines: gate 1's signal and every hit's denseScore
     List<List<ScoredChunk>> lists = new ArrayList<>(List.of(List.of()));
     SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> {
@@ -101,12 +115,11 @@ public final class HybridRetriever implements Retriever {
       lists.set(0, primary);
       return merged;
     });
-    SearchCoverage.Tracked<List<ScoredChunk>> s = SearchCoverage.track(() -> mode == Mode.DENSE
-        ? List.of()
-        : sparse.searchSparse(synonyms.expand(query.text()), query.fetchK(), filter));
-    boolean scaleNeeded = mode == Mode.HYBRID && fusion.usesSparseMaxScore();
-    double sparseMax = scaleNeeded && !s.value().isEmpty()
-        ? sparse.maxSparseScore(query.text()) : Double.NaN;
+    SparseRun sr = join(sparseRun);
+    SearchCoverage.Tracked<List<ScoredChunk>> s = sr.hits();
+    // an enclosing track() on this thread hears of the BM25 route's missing shards too
+    SearchCoverage.reportMissing(s.missingShards());
+    double sparseMax = sr.maxScore();
     List<ScoredChunk> primary = lists.get(0);
     List<Hit> fused = fusion.fuse(d.value(), s.value(), sparseMax);
     List<Hit> top = fused.size() <= query.topK() ? fused : fused.subList(0, query.topK());
@@ -118,6 +131,47 @@ public final class HybridRetriever implements Retriever {
     missing.addAll(s.missingShards());
     return new SearchResult(top, best, d.value().size(), s.value().size(), List.copyOf(missing));
   }
+
+  /** The BM25 route's hits with the shards it missed, and the query's maximum BM25 score. */
+  private record SparseRun(SearchCoverage.Tracked<List<ScoredChunk>> hits, double maxScore) {}
+
+  private SparseRun sparseRoute(Query query, AccessFilter filter, boolean scaleNeeded) {
+    try {
+      SearchCoverage.Tracked<List<ScoredChunk>> s = SearchCoverage.track(() ->
+          sparse.searchSparse(synonyms.expand(query.text()), query.fetchK(), filter));
+      double max = scaleNeeded && !s.value().isEmpty()
+          ? sparse.maxSparseScore(query.text()) : Double.NaN;
+      return new SparseRun(s, max);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The route's result, with its own exception type restored. */
+  private static SparseRun join(CompletableFuture<SparseRun> run) throws IOException {
+    try {
+      return run.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof UncheckedIOException io) {
+        throw io.getCause();
+      }
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  /** Threads of the BM25 route (daemon, pooled; idle ones end after 60 s). */
+  private static final ExecutorService ROUTE_THREADS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "openbook-bm25-route");
+    t.setDaemon(true);
+    return t;
+  });
 
   /**
    * {@code hits} with each dense score set to the primary field's cosine: after a route merge

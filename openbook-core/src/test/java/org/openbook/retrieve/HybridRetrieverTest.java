@@ -1,12 +1,16 @@
 package org.openbook.retrieve;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.AccessFilter;
@@ -23,7 +27,7 @@ class HybridRetrieverTest {
   }
 
   /** Returns its scripted list (cut to topN) and records every call's arguments. */
-  private static final class FakeRoute implements ChunkStore.DenseSearch, ChunkStore.SparseSearch {
+  private static class FakeRoute implements ChunkStore.DenseSearch, ChunkStore.SparseSearch {
     final List<ScoredChunk> results;
     final List<String> calls = new ArrayList<>();
 
@@ -93,5 +97,57 @@ class HybridRetrieverTest {
         HybridRetriever.Mode.DENSE).retrieve(Query.of("q", HR, 5));
     assertThat(sparse.calls).isEmpty();
     assertThat(d.hits()).extracting(h -> h.chunk().id()).containsExactly("a");
+  }
+
+  @Test
+  void should_search_the_bm25_route_while_the_dense_route_runs() throws Exception {
+    // Each route waits until the other has started: run one after the other, the first would
+    // wait in vain and fail; no timing is measured.
+    CountDownLatch denseStarted = new CountDownLatch(1);
+    CountDownLatch sparseStarted = new CountDownLatch(1);
+    FakeRoute dense = new FakeRoute("a", "0.9") {
+      @Override
+      public List<ScoredChunk> searchDense(float[] v, int topN, AccessFilter filter) {
+        denseStarted.countDown();
+        awaitOther(sparseStarted);
+        return super.searchDense(v, topN, filter);
+      }
+    };
+    FakeRoute sparse = new FakeRoute("b", "3.0") {
+      @Override
+      public List<ScoredChunk> searchSparse(String text, int topN, AccessFilter filter) {
+        sparseStarted.countDown();
+        awaitOther(denseStarted);
+        return super.searchSparse(text, topN, filter);
+      }
+    };
+
+    SearchResult r = new HybridRetriever(new HashEmbedder(), dense, sparse, RrfFusion.DEFAULT)
+        .retrieve(Query.of("q", HR, 5));
+
+    assertThat(r.hits()).extracting(h -> h.chunk().id()).containsExactlyInAnyOrder("a", "b");
+  }
+
+  @Test
+  void should_throw_the_bm25_routes_io_error_as_it_was() {
+    FakeRoute dense = new FakeRoute("a", "0.9");
+    ChunkStore.SparseSearch failing = (text, topN, filter) -> {
+      throw new IOException("index closed");
+    };
+
+    assertThatThrownBy(() -> new HybridRetriever(new HashEmbedder(), dense, failing,
+        RrfFusion.DEFAULT).retrieve(Query.of("q", HR, 5)))
+        .isExactlyInstanceOf(IOException.class).hasMessage("index closed");
+  }
+
+  private static void awaitOther(CountDownLatch other) {
+    try {
+      if (!other.await(30, TimeUnit.SECONDS)) {
+        throw new AssertionError("the other route did not start: routes ran one after the other");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 }

@@ -35,6 +35,7 @@ import org.openbook.embed.EmbeddingCache;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.engine.config.Settings;
 import org.openbook.index.IndexManifest;
+import org.openbook.lucene.LuceneChunkStore;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.index.IndexStore;
 import org.openbook.ingest.Indexer;
@@ -125,7 +126,7 @@ public final class OpenBook implements Closeable {
     this.index = b.index;
     this.routes = b.routes != null ? b.routes
         : b.embedder != null ? DenseRoutes.single(b.embedder) : DenseRoutes.defaults();
-    this.analysis = OpenBookAnalysis.defaultAnalysis();
+    this.analysis = OpenBookAnalysis.of(settings.analyzer());
     // A chunk must fit every model that embeds it.
     this.chunker = new StructuredChunker(settings.chunking(), routes::fitsTokens,
         routes.maxInputTokens());
@@ -418,6 +419,46 @@ public final class OpenBook implements Closeable {
   /** The embedding models by language, as this engine ingests and searches (evaluation variants). */
   public DenseRoutes routes() {
     return routes;
+  }
+
+  /**
+   * What {@link #optimize} did.
+   *
+   * @param segmentsBefore index segments before the merge (each with an HNSW graph of its own)
+   * @param segmentsAfter  segments after it, ≤ the requested maximum
+   * @param chunks         chunks in the index (unchanged by the merge)
+   * @param seconds        wall time of the merge and its commit
+   */
+  public record OptimizeResult(int segmentsBefore, int segmentsAfter, long chunks,
+      double seconds) {}
+
+  /**
+   * Force-merges the embedded Lucene index down to at most {@code maxSegments} segments and
+   * commits ({@code openbook optimize}): after a bulk ingest, fewer segments mean fewer HNSW
+   * graphs per dense search, so a faster dense route. An explicit step rather than part of every
+   * ingest: it rewrites the whole index (37 minutes for 200k chunks on the loaded 2-core
+   * machine), and on a corpus full of near-duplicate passages the one merged graph found fewer
+   * of the true neighbours (docs/PERFORMANCE.md, section 5b). Needs the {@link Mode#WRITE} lock.
+   *
+   * @param maxSegments ≥ 1 (1 for a read-mostly index)
+   * @throws UnsupportedOperationException for a SolrCloud store (Solr merges on its own)
+   * @throws IllegalStateException if the engine was opened {@link Mode#READ}
+   * @throws IllegalArgumentException if {@code maxSegments < 1}
+   * @throws IOException if the merge fails (the index keeps its last commit)
+   */
+  public OptimizeResult optimize(int maxSegments) throws IOException {
+    if (!(store instanceof LuceneChunkStore lucene)) {
+      throw new UnsupportedOperationException("optimize applies to the embedded Lucene index;"
+          + " a SolrCloud collection merges its segments itself");
+    }
+    if (cache == null) {
+      throw new IllegalStateException("optimize needs the index opened for writing");
+    }
+    long t0 = System.nanoTime();
+    int before = lucene.segmentCount();
+    lucene.forceMerge(maxSegments);
+    return new OptimizeResult(before, lucene.segmentCount(), lucene.count(),
+        (System.nanoTime() - t0) / 1e9);
   }
 
   /** The store (embedded Lucene or SolrCloud), for callers that need a capability directly. */

@@ -27,7 +27,8 @@ final class StoreFactory {
   /**
    * Opens the configured store.
    *
-   * @param store    the {@code store} settings
+   * @param store    the {@code store} settings (Lucene: the HNSW graph parameters of a new index
+   *                 and the dense search's efSearch and cross-segment pruning)
    * @param index    the index folder (Lucene's index; unused by Solr)
    * @param expected model, dimension, analyzer and chunker of this run (counts ignored)
    * @param mode     read, write (Lucene's write lock taken at once) or reset (emptied first)
@@ -39,16 +40,18 @@ final class StoreFactory {
       TextAnalysis analysis, OpenBook.Mode mode) throws IOException {
     return store.isSolr()
         ? openSolr(store.solr().orElseThrow(), expected, analysis, mode)
-        : openLucene(index, expected, analysis, mode);
+        : openLucene(index, expected.withHnsw(store.hnsw()), analysis, mode, store);
   }
 
   private static IndexStore openLucene(Path index, IndexManifest expected, TextAnalysis analysis,
-      OpenBook.Mode mode) throws IOException {
+      OpenBook.Mode mode, Settings.Store settings) throws IOException {
     LuceneChunkStore s = switch (mode) {
       case READ -> LuceneChunkStore.openExisting(index, expected, analysis);
       case WRITE -> LuceneChunkStore.open(index, expected, analysis);
       case RESET -> LuceneChunkStore.create(index, expected, analysis);
     };
+    s.setEfSearch(settings.efSearch());
+    s.setCrossSegmentPruning(settings.crossSegmentPruning());
     if (mode != OpenBook.Mode.READ) {
       try {
         s.lockForWriting(); // a second ingest fails here, before any work

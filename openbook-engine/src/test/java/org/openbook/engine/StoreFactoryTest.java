@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.lucene.LuceneChunkStore;
 import org.openbook.solr.SolrStoreConfig;
 import org.openbook.testing.HashEmbedder;
@@ -161,5 +162,69 @@ class StoreFactoryTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("store.lucene.vectorEncoding: int4 applies to the embedded Lucene"
             + " index only");
+  }
+
+  @Test
+  void should_default_the_hnsw_settings_to_the_measured_values() {
+    Settings.Store store = OpenBookConfig.defaults().resolve(Map.of()).store();
+
+    assertThat(store.hnsw()).isEqualTo(new org.openbook.index.HnswGraph(
+        OpenBookConfig.Hnsw.DEFAULT_M, OpenBookConfig.Hnsw.DEFAULT_BEAM_WIDTH));
+    assertThat(store.efSearch()).isEqualTo(OpenBookConfig.Hnsw.DEFAULT_EF_SEARCH);
+    assertThat(store.crossSegmentPruning())
+        .isEqualTo(OpenBookConfig.Hnsw.DEFAULT_CROSS_SEGMENT_PRUNING);
+  }
+
+  @Test
+  void should_build_a_new_index_with_the_configured_graph_and_search_it_with_its_ef_search()
+      throws IOException {
+    OpenBookConfig config = yaml("store: {lucene: {hnsw: {m: 24, beamWidth: 150, efSearch: 120,"
+        + " crossSegmentPruning: false}}}\n");
+    Settings.Store resolved = config.resolve(Map.of()).store();
+    assertThat(resolved.hnsw()).isEqualTo(new org.openbook.index.HnswGraph(24, 150));
+    assertThat(resolved.efSearch()).isEqualTo(120);
+    assertThat(resolved.crossSegmentPruning()).isFalse();
+    Path index = tmp.resolve("index");
+    try (OpenBook e = OpenBook.builder().index(index).config(config).embedder(new HashEmbedder())
+        .mode(OpenBook.Mode.RESET).build()) {
+      LuceneChunkStore store = (LuceneChunkStore) e.store();
+      assertThat(store.manifest().hnsw()).isEqualTo(new org.openbook.index.HnswGraph(24, 150));
+      assertThat(store.efSearch()).isEqualTo(120);
+      assertThat(store.candidates(50)).isEqualTo(120);
+      assertThat(store.candidates(200)).isEqualTo(200);
+      assertThat(store.crossSegmentPruning()).isFalse();
+    }
+
+    // an existing index keeps its graph parameters; efSearch follows the run's configuration
+    OpenBookConfig other = yaml("store: {lucene: {hnsw: {m: 8, efSearch: 60,"
+        + " crossSegmentPruning: true}}}\n");
+    try (OpenBook e = OpenBook.builder().index(index).config(other).embedder(new HashEmbedder())
+        .mode(OpenBook.Mode.READ).build()) {
+      LuceneChunkStore store = (LuceneChunkStore) e.store();
+      assertThat(store.manifest().hnsw()).isEqualTo(new org.openbook.index.HnswGraph(24, 150));
+      assertThat(store.efSearch()).isEqualTo(60);
+      assertThat(store.crossSegmentPruning()).isTrue();
+    }
+  }
+
+  @Test
+  void should_reject_hnsw_settings_out_of_range_or_for_solr_naming_the_field()
+      throws IOException {
+    assertThatThrownBy(() -> yaml("store: {lucene: {hnsw: {m: 0}}}\n").resolve(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("config store.lucene.hnsw: HNSW m must be in 1..512, got 0");
+    assertThatThrownBy(() -> yaml("store: {lucene: {hnsw: {beamWidth: 5000}}}\n")
+        .resolve(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("config store.lucene.hnsw: HNSW beamWidth must be in 1..3200, got 5000");
+    assertThatThrownBy(() -> yaml("store: {lucene: {hnsw: {efSearch: 0}}}\n").resolve(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("config store.lucene.hnsw.efSearch must be >= 1, got 0");
+    OpenBookConfig solr = yaml("""
+        store: {type: solr, solrUrls: ["http://127.0.0.1:9/solr"], lucene: {hnsw: {m: 32}}}
+        """);
+    assertThatThrownBy(() -> solr.resolve(Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("store.lucene.hnsw applies to the embedded Lucene index only");
   }
 }

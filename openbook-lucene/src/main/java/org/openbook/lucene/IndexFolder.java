@@ -25,6 +25,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.embed.EmbeddingCache;
+import org.openbook.index.HnswGraph;
 import org.openbook.index.IndexManifest;
 import org.openbook.index.VectorEncoding;
 
@@ -59,7 +60,7 @@ final class IndexFolder {
   /** Writes an empty index whose first commit carries the manifest. */
   static void initialise(Directory directory, Path dir, IndexManifest expected,
       TextAnalysis analysis) throws IOException {
-    try (IndexWriter w = newWriter(directory, dir, analysis, expected.encoding(),
+    try (IndexWriter w = newWriter(directory, dir, analysis, expected,
         IndexWriterConfig.OpenMode.CREATE)) {
       w.setLiveCommitData(ManifestCodec.userData(withCounts(expected, 0, 0)).entrySet());
       w.commit();
@@ -67,38 +68,39 @@ final class IndexFolder {
   }
 
   /**
-   * The codec writing every vector field with {@code encoding}: Lucene's default HNSW format for
-   * float32, else its scalar-quantized HNSW format (same graph parameters, M = 16, beam width
-   * 100). Only the writer needs it: each segment records its format by name, so any reader opens
-   * any encoding.
+   * The codec writing every vector field with {@code encoding} and the graph parameters {@code
+   * graph}: Lucene's HNSW format for float32, else its scalar-quantized HNSW format. Only the
+   * writer needs it: each segment records its format by name, so any reader opens any encoding
+   * and any graph.
    */
-  static Codec codec(VectorEncoding encoding) {
-    if (encoding == VectorEncoding.FLOAT32) {
+  static Codec codec(VectorEncoding encoding, HnswGraph graph) {
+    if (encoding == VectorEncoding.FLOAT32 && graph.equals(HnswGraph.LUCENE_DEFAULT)) {
       return Codec.getDefault();
     }
-    KnnVectorsFormat quantized = new Lucene99HnswScalarQuantizedVectorsFormat(
-        Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN, Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH,
-        1, encoding.bits(), encoding == VectorEncoding.INT4,
-        // int4: the confidence interval is fitted per segment ("dynamic"), as Lucene advises for
-        // 4 bits; int8: Lucene's default for the dimension
-        encoding == VectorEncoding.INT4 ? 0f : null, null);
+    KnnVectorsFormat format = encoding == VectorEncoding.FLOAT32
+        ? new Lucene99HnswVectorsFormat(graph.m(), graph.beamWidth())
+        : new Lucene99HnswScalarQuantizedVectorsFormat(graph.m(), graph.beamWidth(),
+            1, encoding.bits(), encoding == VectorEncoding.INT4,
+            // int4: the confidence interval is fitted per segment ("dynamic"), as Lucene advises
+            // for 4 bits; int8: Lucene's default for the dimension
+            encoding == VectorEncoding.INT4 ? 0f : null, null);
     return new Lucene912Codec() {
       @Override
       public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-        return quantized; // every vector field: the primary and the language routes
+        return format; // every vector field: the primary and the language routes
       }
     };
   }
 
   static IndexWriter newWriter(Directory directory, Path dir, TextAnalysis analysis,
-      VectorEncoding encoding, IndexWriterConfig.OpenMode mode) throws IOException {
+      IndexManifest manifest, IndexWriterConfig.OpenMode mode) throws IOException {
     // Only "text" is analysed; the id fields are StringFields, indexed verbatim anyway.
     Analyzer perField = new PerFieldAnalyzerWrapper(
         new KeywordAnalyzer(), Map.of(ChunkFields.TEXT, analysis.analyzer(),
             ChunkFields.HEADING, analysis.analyzer()));
     IndexWriterConfig config = new IndexWriterConfig(perField)
         .setOpenMode(mode)
-        .setCodec(codec(encoding))
+        .setCodec(codec(manifest.encoding(), manifest.hnsw()))
         .setSimilarity(new BM25Similarity())
         // Changes count only once commit() has written the manifest with them.
         .setCommitOnClose(false);

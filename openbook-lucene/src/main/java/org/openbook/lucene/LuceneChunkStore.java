@@ -83,6 +83,10 @@ public final class LuceneChunkStore
   private final AtomicLong fallbacks = new AtomicLong();
   private final AtomicLong fallbackNanos = new AtomicLong();
   private volatile IndexManifest committed;
+  /** Candidates of each HNSW search; 0 = as many as the caller's top-N (Lucene's k). */
+  private volatile int efSearch;
+  /** Whether segment graph searches share one top-k (Lucene's default), see CountingKnnQuery. */
+  private volatile boolean crossSegmentPruning = true;
   private IndexWriter writer;
 
   private LuceneChunkStore(Path dir, Directory directory, IndexManifest settings,
@@ -130,7 +134,9 @@ public final class LuceneChunkStore
    *
    * @param expected what this run embeds and analyses with: model, dimension, metric (must be
    *                 {@link IndexManifest#COSINE}), analyzer id (must equal {@code
-   *                 analysis.id()}) and chunker; its counts are ignored
+   *                 analysis.id()}) and chunker; its counts are ignored; its {@link
+   *                 IndexManifest#hnsw() HNSW graph parameters} apply to a new index only (an
+   *                 existing one keeps its own, see {@link org.openbook.index.HnswGraph})
    * @throws IndexMismatchException if the index was built with another model, dimension, metric
    *     or analyzer (the message says how to rebuild with {@code --reset})
    * @throws FileAlreadyExistsException if {@code dir} holds other files but no index
@@ -207,12 +213,16 @@ public final class LuceneChunkStore
       if (!exists) {
         IndexFolder.refuseForeignFiles(dir);
       }
+      IndexManifest effective = expected;
       if (!exists || mode == OpenMode.RESET) {
         IndexFolder.initialise(directory, dir, expected, analysis);
       } else {
-        IndexFolder.readManifest(directory, dir).requireCompatible(expected);
+        IndexManifest onDisk = IndexFolder.readManifest(directory, dir);
+        onDisk.requireCompatible(expected);
+        // the index keeps the graph parameters it was built with (HnswGraph): one graph kind
+        effective = expected.withHnsw(onDisk.hnsw());
       }
-      return new LuceneChunkStore(dir, directory, expected, analysis);
+      return new LuceneChunkStore(dir, directory, effective, analysis);
     } catch (IOException | RuntimeException e) {
       IOUtils.closeWhileHandlingException(directory);
       throw e;
@@ -387,8 +397,13 @@ public final class LuceneChunkStore
     try {
       denseQueries.incrementAndGet();
       denseSegments.addAndGet(s.getIndexReader().leaves().size());
+      int k = candidates(topN);
       ScoreDoc[] docs = s.search(
-          new CountingKnnQuery(luceneField, unit, topN, allowed, exactSegments), topN).scoreDocs;
+          new CountingKnnQuery(luceneField, unit, k, allowed, exactSegments,
+              crossSegmentPruning), k).scoreDocs;
+      if (docs.length > topN) {
+        docs = java.util.Arrays.copyOf(docs, topN); // sorted by score: the best topN
+      }
       if (docs.length < topN && s.count(allowed) > docs.length) {
         // HNSW missed documents the filter allows (e.g. a graph split by duplicate vectors)
         long t0 = System.nanoTime();
@@ -400,6 +415,49 @@ public final class LuceneChunkStore
     } finally {
       searchers.release(s);
     }
+  }
+
+  /**
+   * Sets how many nearest neighbours each later dense search asks the HNSW graphs for (the k of
+   * Lucene's {@code KnnFloatVectorQuery}, "efSearch" in the HNSW paper): {@code max(topN,
+   * efSearch)}, of which the best {@code topN} are returned. A larger value explores more of each
+   * graph, so recall rises and so does the search time; only the returned {@code topN} chunks are
+   * read. Until set, the search asks for exactly {@code topN}. Thread-safe; searches already
+   * running keep their value.
+   *
+   * @param efSearch ≥ 1
+   * @throws IllegalArgumentException if {@code efSearch < 1}
+   */
+  public void setEfSearch(int efSearch) {
+    if (efSearch < 1) {
+      throw new IllegalArgumentException("efSearch must be >= 1, got " + efSearch);
+    }
+    this.efSearch = efSearch;
+  }
+
+  /**
+   * Whether the HNSW searches of the index's segments share one global top-k and stop early
+   * against it (Lucene 9.10+'s default, {@code true} until set) or each search its own graph for
+   * the full top-k ({@code false}): more of the true neighbours on an index of many segments, at
+   * more graph visits per search (measured in docs/PERFORMANCE.md, section 5). Thread-safe.
+   */
+  public void setCrossSegmentPruning(boolean crossSegmentPruning) {
+    this.crossSegmentPruning = crossSegmentPruning;
+  }
+
+  /** The value of {@link #setCrossSegmentPruning}. */
+  public boolean crossSegmentPruning() {
+    return crossSegmentPruning;
+  }
+
+  /** The value of {@link #setEfSearch}, 0 if never set. */
+  public int efSearch() {
+    return efSearch;
+  }
+
+  /** The candidates of a dense search for {@code topN} hits, see {@link #setEfSearch}. */
+  public int candidates(int topN) {
+    return Math.max(topN, efSearch);
   }
 
   /** How the dense searches of this store ran since it was opened (counts only; thread-safe). */
@@ -577,6 +635,39 @@ public final class LuceneChunkStore
     committed = manifest;
   }
 
+  /**
+   * Merges the index down to at most {@code maxSegments} segments and commits (Lucene's {@link
+   * IndexWriter#forceMerge}), with the manifest unchanged. Each segment has an HNSW graph of its
+   * own that every dense search walks, so after a bulk ingest fewer, larger segments make the
+   * dense route faster; on a corpus of many near-duplicate vectors one large graph also found
+   * fewer of the true neighbours than 22 segments did (docs/PERFORMANCE.md, section 5b). Merging
+   * costs about as much as building the graphs again and needs up to twice the index's size on
+   * disk for a while. Uncommitted changes are committed with it. Searches go on meanwhile and see the merged
+   * index afterwards.
+   *
+   * @param maxSegments ≥ 1
+   * @throws IllegalArgumentException if {@code maxSegments < 1}
+   * @throws IOException if another process holds the write lock or the merge fails (the index
+   *     keeps its last commit)
+   */
+  public synchronized void forceMerge(int maxSegments) throws IOException {
+    if (maxSegments < 1) {
+      throw new IllegalArgumentException("maxSegments must be >= 1, got " + maxSegments);
+    }
+    writer().forceMerge(maxSegments);
+    commit(); // a merge is an uncommitted change; nothing to commit if nothing was merged
+  }
+
+  /** Segments of the snapshot searches read (each holds its own HNSW graph). */
+  public int segmentCount() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return s.getIndexReader().leaves().size();
+    } finally {
+      searchers.release(s);
+    }
+  }
+
   /** Closes the store; changes not committed are discarded. */
   @Override
   public synchronized void close() throws IOException {
@@ -587,7 +678,7 @@ public final class LuceneChunkStore
   private IndexWriter writer() throws IOException {
     if (writer == null) {
       writer = IndexFolder.newWriter(
-          directory, dir, analysis, settings.encoding(), IndexWriterConfig.OpenMode.APPEND);
+          directory, dir, analysis, settings, IndexWriterConfig.OpenMode.APPEND);
     }
     return writer;
   }

@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     description = "Answer questions from your own documents, with citations.",
     subcommands = {IngestCommand.class, SearchCommand.class, AskCommand.class,
         EvalCommand.class, CalibrateCommand.class, ServeCommand.class, SolrCommand.class,
-        FeedbackCommand.class,
+        FeedbackCommand.class, OptimizeCommand.class,
         CommandLine.HelpCommand.class})
 public final class OpenBookCommand implements Runnable {
 

@@ -152,7 +152,8 @@ public final class SolrCommand implements Runnable {
       // What this build writes: the settings an ingest would check the manifest against.
       IndexManifest expected = new IndexManifest(BgeSmallZhEmbedder.MODEL_ID,
           BgeSmallZhEmbedder.DIMENSION, IndexManifest.COSINE,
-          OpenBookAnalysis.defaultAnalysis().id(), c.chunking().settings().id(), 0, 0);
+          OpenBookAnalysis.of(c.resolve(System.getenv()).analyzer()).id(),
+          c.chunking().settings().id(), 0, 0);
       SolrCollectionStatus status = SolrAdmin.status(solr, expected);
       PrintWriter out = spec.commandLine().getOut();
       if (json) {

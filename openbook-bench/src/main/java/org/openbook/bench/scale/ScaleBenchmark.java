@@ -78,6 +78,18 @@ public final class ScaleBenchmark implements Callable<Integer> {
       description = "Source passages whose sentences are embedded and varied (default: ${DEFAULT-VALUE}).")
   int pool;
 
+  @Option(names = "--config", description = "OpenBook configuration file the indexes are built"
+      + " and searched with, e.g. store.lucene.hnsw (default: the defaults).")
+  Path config;
+
+  @Option(names = "--force-merge", defaultValue = "0", description = "Force-merge each index to"
+      + " this many segments after the build, timed apart; 0 = no merge (default: ${DEFAULT-VALUE}).")
+  int forceMerge;
+
+  @Option(names = "--reuse-index", description = "Measure an index already in --work that holds"
+      + " exactly the size's chunks instead of rebuilding it (build time then not reported).")
+  boolean reuseIndex;
+
   @Option(names = "--docs", split = ",", defaultValue = "",
       description = "Docs folders under datasets/ to add as sources, e.g. docs-zh,docs-en (default: none).")
   List<String> docs;
@@ -96,7 +108,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
       Sources s = sources(root, model, queries, docs.stream().filter(d -> !d.isBlank()).toList());
       Run run = new Run(s.passages(), s.questions(), cached, model, cache, sizes, warmup,
           recallQueries, validate, "none".equals(probeXmx) ? null : probeXmx, seed, pool, work,
-          out);
+          out, config, forceMerge, reuseIndex);
       run.execute();
     }
     return 0;
@@ -164,10 +176,22 @@ public final class ScaleBenchmark implements Callable<Integer> {
    * @param model    the embedding model timed for the query embedding (uncached)
    * @param cached   the same model behind the embedding cache, for everything else
    * @param cache    committed after embedding, or null
+   * @param config   configuration file of the measured indexes, or null for the defaults
+   * @param forceMerge segments each measured index is force-merged to after its build, 0 = none
+   * @param reuseIndex measure an index already built in {@code work} for a size
    */
   record Run(List<SourcePassage> sources, List<String> questions, Embedder cached,
       Embedder model, EmbeddingCache cache, int[] sizes, int warmup, int recallQueries,
-      int validate, String probeXmx, long seed, int poolSize, Path work, Path out) {
+      int validate, String probeXmx, long seed, int poolSize, Path work, Path out, Path config,
+      int forceMerge, boolean reuseIndex) {
+
+    /** A run with the default configuration and no force-merge. */
+    Run(List<SourcePassage> sources, List<String> questions, Embedder cached, Embedder model,
+        EmbeddingCache cache, int[] sizes, int warmup, int recallQueries, int validate,
+        String probeXmx, long seed, int poolSize, Path work, Path out) {
+      this(sources, questions, cached, model, cache, sizes, warmup, recallQueries, validate,
+          probeXmx, seed, poolSize, work, out, null, 0, false);
+    }
 
     void execute() throws Exception {
       int max = Arrays.stream(sizes).max().orElseThrow();
@@ -184,7 +208,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
       Validation validation = validate > 0 ? validate(corpus, vectors, queryVectors) : null;
       commitCache();
       ScaleMeasurement m = new ScaleMeasurement(corpus, model, queryVectors, questions, warmup,
-          recallQueries);
+          recallQueries, config, forceMerge).reuseIndexes(reuseIndex);
       List<SizeResult> results = new ArrayList<>();
       for (int n : sizes) {
         ScaleMeasurement.log("measuring %,d chunks", n);

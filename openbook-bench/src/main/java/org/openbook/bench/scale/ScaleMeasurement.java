@@ -15,6 +15,7 @@ import org.apache.lucene.store.FSDirectory;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.Embedder;
 import org.openbook.engine.OpenBook;
+import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.EmbeddedChunk;
@@ -49,9 +50,29 @@ final class ScaleMeasurement {
   private final List<String> questions;
   private final int warmup;
   private final int recallQueries;
+  private final OpenBookConfig config;
+  private final Path configFile;
+  private final int forceMerge;
+  private boolean reuse;
 
   ScaleMeasurement(List<ScaleChunk> corpus, Embedder model, QueryVectors queries,
       List<String> questions, int warmup, int recallQueries) {
+    this(corpus, model, queries, questions, warmup, recallQueries, null, 0);
+  }
+
+  /**
+   * @param configFile the configuration file every store (and the serving probe) is opened with,
+   *                   null for the defaults ({@code store.lucene.hnsw} decides the graphs and
+   *                   the dense search's efSearch)
+   * @param forceMerge segments to force-merge the index down to after the build, 0 = none
+   */
+  ScaleMeasurement(List<ScaleChunk> corpus, Embedder model, QueryVectors queries,
+      List<String> questions, int warmup, int recallQueries, Path configFile,
+      int forceMerge) {
+    this.configFile = configFile;
+    this.config = configFile == null ? OpenBookConfig.defaults()
+        : ConfigLoader.load(configFile, System.getenv());
+    this.forceMerge = forceMerge;
     this.corpus = corpus;
     this.exact = new ExactKnn(corpus, model.dimension());
     this.model = model;
@@ -67,21 +88,41 @@ final class ScaleMeasurement {
    * @param probeXmx heap of the serving JVM, or null to skip the memory probe
    */
   SizeResult measure(int n, Path dir, String probeXmx) throws IOException, InterruptedException {
-    deleteIndex(dir);
-    long t0 = System.nanoTime();
-    try (OpenBook w = open(dir, queries, OpenBook.Mode.RESET)) {
-      IndexStore store = w.store();
-      for (int from = 0; from < n; from += VariantCorpus.CHUNKS_PER_DOC) {
-        List<EmbeddedChunk> doc = new ArrayList<>();
-        for (int i = from; i < Math.min(n, from + VariantCorpus.CHUNKS_PER_DOC); i++) {
-          doc.add(corpus.get(i).toEmbedded());
+    double indexSeconds = Double.NaN;
+    Double mergeSeconds = null;
+    if (reuse && holds(dir, n)) {
+      log("reusing the index of %,d chunks in %s (not rebuilt)", n, dir);
+      if (forceMerge > 0) {
+        try (OpenBook w = open(dir, queries, OpenBook.Mode.WRITE)) {
+          long m0 = System.nanoTime();
+          ((LuceneChunkStore) w.store()).forceMerge(forceMerge);
+          mergeSeconds = (System.nanoTime() - m0) / 1e9;
+          log("force-merged to %d segment(s) in %.1f s", forceMerge, mergeSeconds);
         }
-        store.replaceDocument(corpus.get(from).docId(), doc);
       }
-      store.commit();
+    } else {
+      deleteIndex(dir);
+      long t0 = System.nanoTime();
+      try (OpenBook w = open(dir, queries, OpenBook.Mode.RESET)) {
+        IndexStore store = w.store();
+        for (int from = 0; from < n; from += VariantCorpus.CHUNKS_PER_DOC) {
+          List<EmbeddedChunk> doc = new ArrayList<>();
+          for (int i = from; i < Math.min(n, from + VariantCorpus.CHUNKS_PER_DOC); i++) {
+            doc.add(corpus.get(i).toEmbedded());
+          }
+          store.replaceDocument(corpus.get(from).docId(), doc);
+        }
+        store.commit();
+        indexSeconds = (System.nanoTime() - t0) / 1e9;
+        log("%,d chunks indexed in %.1f s", n, indexSeconds);
+        if (forceMerge > 0) {
+          long m0 = System.nanoTime();
+          ((LuceneChunkStore) store).forceMerge(forceMerge);
+          mergeSeconds = (System.nanoTime() - m0) / 1e9;
+          log("force-merged to %d segment(s) in %.1f s", forceMerge, mergeSeconds);
+        }
+      }
     }
-    double indexSeconds = (System.nanoTime() - t0) / 1e9;
-    log("%,d chunks indexed in %.1f s", n, indexSeconds);
 
     try (OpenBook cached = open(dir, queries, OpenBook.Mode.READ);
         OpenBook live = open(dir, model, OpenBook.Mode.READ)) {
@@ -93,6 +134,7 @@ final class ScaleMeasurement {
       int q = questions.size();
       double[][] ms = new double[5][q];
       DenseSearchStats before = store.denseStats();
+      String loadBefore = loadAverage();
       for (int i = -Math.min(warmup, q); i < q; i++) {
         String question = questions.get(Math.floorMod(i, q));
         Query query = cached.query(question, who, k);
@@ -109,11 +151,13 @@ final class ScaleMeasurement {
         }
       }
       DenseSearchStats serving = store.denseStats().since(before);
+      String load = loadBefore + " → " + loadAverage();
+      log("timed queries done, load average %s", load);
 
       int fetchK = cached.settings().retrieval().fetchK();
       List<SizeResult.RecallRow> recall = new ArrayList<>();
       for (Set<String> filter : RECALL_FILTERS) {
-        List<Set<String>> truth = exactTop10(n, filter);
+        List<ExactKnn.Top> truth = exactTop10(n, filter);
         for (int kk : new int[] {10, fetchK}) {
           recall.add(recall(store, n, filter, truth, kk));
         }
@@ -131,36 +175,70 @@ final class ScaleMeasurement {
       int segments = SegmentInfos.readLatestCommit(FSDirectory.open(dir)).size();
       long bytes = indexBytes(dir);
       SizeResult.Probe probe = probeXmx == null ? null : probe(dir, probeXmx);
+      String hnsw = String.format(Locale.ROOT, "M %d, beam width %d, efSearch %d%s%s",
+          store.manifest().hnsw().m(), store.manifest().hnsw().beamWidth(), store.efSearch(),
+          store.crossSegmentPruning() ? "" : ", cross-segment pruning off",
+          forceMerge > 0 ? ", force-merged to " + forceMerge : "");
       return new SizeResult(n, indexSeconds, bytes, segments, Latency.of(ms[0]),
           Latency.of(ms[1]), Latency.of(ms[2]), Latency.of(ms[3]), Latency.of(ms[4]), serving,
-          recall, Latency.of(rare), rareStats, probe);
+          recall, Latency.of(rare), rareStats, probe, hnsw, mergeSeconds, load);
+    }
+  }
+
+  /**
+   * Measures an index already in the folder instead of rebuilding it when it holds exactly the
+   * chunks of the size measured (its build time is then not reported); query-time settings
+   * (efSearch, pruning) can so be compared on one index.
+   */
+  ScaleMeasurement reuseIndexes(boolean reuse) {
+    this.reuse = reuse;
+    return this;
+  }
+
+  private boolean holds(Path dir, int n) throws IOException {
+    if (!Files.isDirectory(dir) || LuceneChunkStore.readManifest(dir).isEmpty()) {
+      return false;
+    }
+    try (OpenBook r = open(dir, queries, OpenBook.Mode.READ)) {
+      return r.count() == n;
     }
   }
 
   /** The exact filtered top-10 of each recall question over the first {@code n} chunks. */
-  private List<Set<String>> exactTop10(int n, Set<String> filter) {
+  private List<ExactKnn.Top> exactTop10(int n, Set<String> filter) {
     int m = Math.min(recallQueries, questions.size());
-    List<Set<String>> out = new ArrayList<>(m);
+    List<ExactKnn.Top> out = new ArrayList<>(m);
     for (int i = 0; i < m; i++) {
-      out.add(exact.top(queries.of(questions.get(i)), n, 10, filter));
+      out.add(exact.topWithScore(queries.of(questions.get(i)), n, 10, filter));
     }
     return out;
   }
 
+  /**
+   * recall@10 of the store's dense search asked for top {@code k}, by chunk id and by ANN-
+   * Benchmarks' distance threshold (a hit counts if its exact cosine is at least the exact 10th
+   * cosine minus {@link ExactKnn#EPSILON}).
+   */
   private SizeResult.RecallRow recall(LuceneChunkStore store, int n, Set<String> filter,
-      List<Set<String>> truths, int k) throws IOException {
+      List<ExactKnn.Top> truths, int k) throws IOException {
     DenseSearchStats before = store.denseStats();
     double sum = 0;
+    double sumThreshold = 0;
     for (int i = 0; i < truths.size(); i++) {
-      Set<String> truth = truths.get(i);
-      List<ScoredChunk> hits = store.searchDense(queries.of(questions.get(i)), k,
-          new AccessFilter(filter));
+      Set<String> truth = truths.get(i).ids();
+      float[] q = queries.of(questions.get(i));
+      List<ScoredChunk> hits = store.searchDense(q, k, new AccessFilter(filter));
       long found = hits.stream().limit(10).filter(h -> truth.contains(h.chunk().id())).count();
+      double threshold = truths.get(i).kthScore() - ExactKnn.EPSILON;
+      long near = hits.stream().limit(10)
+          .filter(h -> exact.score(q, h.chunk().id()) >= threshold).count();
       sum += truth.isEmpty() ? 1 : (double) found / truth.size();
+      sumThreshold += truth.isEmpty() ? 1 : Math.min(1.0, (double) near / truth.size());
     }
     long allowed = corpus.subList(0, n).stream().filter(c -> filter.contains(c.dept())).count();
     return new SizeResult.RecallRow(String.join("+", new java.util.TreeSet<>(filter)),
-        (double) allowed / n, k, sum / truths.size(), store.denseStats().since(before));
+        (double) allowed / n, k, sum / truths.size(), sumThreshold / truths.size(),
+        store.candidates(k), store.denseStats().since(before));
   }
 
   private Retriever routeOnly(OpenBook engine, HybridRetriever.Mode mode) {
@@ -168,10 +246,9 @@ final class ScaleMeasurement {
         engine.settings().retrieval().fusion(), mode, engine.synonyms());
   }
 
-  private static OpenBook open(Path dir, Embedder embedder, OpenBook.Mode mode)
+  private OpenBook open(Path dir, Embedder embedder, OpenBook.Mode mode)
       throws IOException {
-    return OpenBook.builder().index(dir).config(OpenBookConfig.defaults()).embedder(embedder)
-        .mode(mode).build();
+    return OpenBook.builder().index(dir).config(config).embedder(embedder).mode(mode).build();
   }
 
   /** Runs {@link ServeProbe} in a JVM of its own on the same class path. */
@@ -179,9 +256,14 @@ final class ScaleMeasurement {
     Path file = Files.createTempFile("scale-questions", ".txt");
     Files.write(file, questions, StandardCharsets.UTF_8);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx" + xmx, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-        "-cp", System.getProperty("java.class.path"), ServeProbe.class.getName(),
-        dir.toString(), file.toString()).redirectErrorStream(true).start();
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx" + xmx,
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
+        System.getProperty("java.class.path"), ServeProbe.class.getName(), dir.toString(),
+        file.toString()));
+    if (configFile != null) {
+      command.add(configFile.toString());
+    }
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
       throw new IOException("serve probe failed: " + out);
@@ -201,6 +283,15 @@ final class ScaleMeasurement {
       }
     }
     throw new IllegalArgumentException("no " + name + " in " + line);
+  }
+
+  /** The 1-minute load average ({@code /proc/loadavg}), or "?" where there is none. */
+  static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException | RuntimeException e) {
+      return "?";
+    }
   }
 
   private static long indexBytes(Path dir) throws IOException {

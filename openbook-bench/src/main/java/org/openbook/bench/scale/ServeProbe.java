@@ -21,7 +21,8 @@ import org.openbook.retrieve.Principal;
  * heapCommittedMb=… heapMaxMb=… queries=…} with the resident set size ({@code VmRSS}) and its
  * peak ({@code VmHWM}) from {@code /proc/self/status}, and the heap after a full GC.
  *
- * <p>Usage: {@code ServeProbe INDEX QUESTIONS_FILE} (one question per line).
+ * <p>Usage: {@code ServeProbe INDEX QUESTIONS_FILE [CONFIG_FILE]} (one question per line; the
+ * defaults without a configuration file).
  */
 public final class ServeProbe {
 
@@ -30,7 +31,10 @@ public final class ServeProbe {
   public static void main(String[] args) throws IOException {
     Path index = Path.of(args[0]);
     List<String> questions = Files.readAllLines(Path.of(args[1]), StandardCharsets.UTF_8);
-    try (OpenBook engine = OpenBook.builder().index(index).config(OpenBookConfig.defaults())
+    OpenBookConfig config = args.length > 2
+        ? org.openbook.engine.config.ConfigLoader.load(Path.of(args[2]), System.getenv())
+        : OpenBookConfig.defaults();
+    try (OpenBook engine = OpenBook.builder().index(index).config(config)
         .embedder(new BgeSmallZhEmbedder()).mode(OpenBook.Mode.READ).build()) {
       for (String q : questions) {
         engine.search(q, Principal.ANONYMOUS, 5);

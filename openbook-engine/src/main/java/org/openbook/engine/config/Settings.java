@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.chunk.ChunkerSettings;
+import org.openbook.index.HnswGraph;
 import org.openbook.index.VectorEncoding;
 import org.openbook.llm.LlmConfig;
 import org.openbook.retrieve.Fusion;
@@ -33,6 +35,7 @@ import org.openbook.solr.SolrStoreConfig;
  * @param access     folder-level department rules for files without their own
  * @param synonyms   the user's synonym file ({@code analysis.synonyms}, resolved against the
  *                   configuration file's folder), or empty
+ * @param analyzer   the BM25 route's Han tokenisation ({@code analysis.analyzer})
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -45,7 +48,8 @@ public record Settings(
     Store store,
     Rerank rerank,
     org.openbook.document.FolderAccess access,
-    Optional<Path> synonyms) {
+    Optional<Path> synonyms,
+    OpenBookAnalysis.Strategy analyzer) {
 
   public Settings {
     principals = Map.copyOf(principals);
@@ -163,14 +167,33 @@ public record Settings(
    * @param solr           the SolrCloud collection's settings (environment applied), or empty
    *                       for the embedded Lucene index in the {@code --index} folder
    * @param vectorEncoding how the embedded Lucene index stores its vectors (float32 for Solr)
+   * @param hnsw           graph parameters of a new embedded Lucene index (an existing one keeps
+   *                       its own); Lucene's defaults for Solr
+   * @param efSearch       candidates of each dense search of the embedded Lucene index (≥ 1;
+   *                       max(fetch-k, efSearch) are searched for, fetch-k kept)
+   * @param crossSegmentPruning whether the embedded index's segment searches share one top-k
+   *                       (see {@code OpenBookConfig.Hnsw})
    */
-  public record Store(Optional<SolrStoreConfig> solr, VectorEncoding vectorEncoding) {
-    /** The embedded Lucene index with float32 vectors. */
+  public record Store(Optional<SolrStoreConfig> solr, VectorEncoding vectorEncoding,
+      HnswGraph hnsw, int efSearch, boolean crossSegmentPruning) {
+    public Store {
+      if (efSearch < 1) {
+        throw new IllegalArgumentException("efSearch must be >= 1, got " + efSearch);
+      }
+    }
+
+    /** The embedded Lucene index with every default. */
     public static final Store LUCENE = new Store(Optional.empty(), VectorEncoding.FLOAT32);
 
-    /** A store with float32 vectors. */
+    /** A store with float32 vectors and default HNSW settings. */
     public Store(Optional<SolrStoreConfig> solr) {
       this(solr, VectorEncoding.FLOAT32);
+    }
+
+    /** A store with default HNSW settings. */
+    public Store(Optional<SolrStoreConfig> solr, VectorEncoding vectorEncoding) {
+      this(solr, vectorEncoding, HnswGraph.LUCENE_DEFAULT,
+          OpenBookConfig.Hnsw.DEFAULT_EF_SEARCH, OpenBookConfig.Hnsw.DEFAULT_CROSS_SEGMENT_PRUNING);
     }
 
     /** Whether the index is a SolrCloud collection. */
