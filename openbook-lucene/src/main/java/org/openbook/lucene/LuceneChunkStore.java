@@ -11,11 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
@@ -27,6 +30,7 @@ import org.apache.lucene.search.FieldExistsQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
@@ -89,13 +93,36 @@ public final class LuceneChunkStore
   private volatile boolean crossSegmentPruning = true;
   private IndexWriter writer;
 
+  /**
+   * Threads on which one query's segments are searched side by side (Lucene's {@link
+   * IndexSearcher#IndexSearcher(org.apache.lucene.index.IndexReader, Executor) searcher
+   * executor}: the HNSW search of each segment, and BM25 over slices of segments). An index of
+   * many segments is one graph search per segment, so on a machine with spare cores a query's
+   * dense route takes about the time of its slowest slice instead of the sum (docs/PERFORMANCE.md,
+   * "Routes and segments in parallel"). One pool of daemon threads, as many as cores, for every
+   * store of the JVM.
+   */
+  private static final Executor SEGMENT_THREADS = Executors.newFixedThreadPool(
+      Runtime.getRuntime().availableProcessors(), r -> {
+        Thread t = new Thread(r, "openbook-segment-search");
+        t.setDaemon(true);
+        return t;
+      });
+
+  private static final SearcherFactory SEGMENT_SEARCHERS = new SearcherFactory() {
+    @Override
+    public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
+      return new IndexSearcher(reader, SEGMENT_THREADS);
+    }
+  };
+
   private LuceneChunkStore(Path dir, Directory directory, IndexManifest settings,
       TextAnalysis analysis) throws IOException {
     this.dir = dir;
     this.directory = directory;
     this.settings = settings;
     this.analysis = analysis;
-    this.searchers = new SearcherManager(directory, null);
+    this.searchers = new SearcherManager(directory, SEGMENT_SEARCHERS);
     this.committed = searchedManifest();
   }
 
