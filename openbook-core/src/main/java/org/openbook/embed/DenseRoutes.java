@@ -8,8 +8,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.openbook.index.DenseField;
 
 /**
@@ -163,7 +161,7 @@ public final class DenseRoutes {
       return embed(List.of(text), false).get(0);
     }
     CompletableFuture<float[]> en = CompletableFuture.supplyAsync(
-        () -> english.embed(BoundedInput.of(text, english)), QUERY_THREADS);
+        () -> english.embed(BoundedInput.of(text, english)), QueryThreads.POOL);
     float[] p = primary.embed(BoundedInput.of(primaryInput(text), primary));
     try {
       return new RoutedVectors(p, Map.of(ENGLISH, en.join()));
@@ -174,13 +172,6 @@ public final class DenseRoutes {
       throw e;
     }
   }
-
-  /** Threads for the English half of a question's embedding; idle ones end after 60 s. */
-  private static final ExecutorService QUERY_THREADS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "openbook-query-embedding");
-    t.setDaemon(true);
-    return t;
-  });
 
   private List<RoutedVectors> embed(List<String> texts, boolean chunks) {
     List<float[]> p = primary.embedAll(texts.stream()

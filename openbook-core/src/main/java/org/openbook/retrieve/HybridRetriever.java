@@ -10,12 +10,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.openbook.analysis.Synonyms;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.DenseRoutes;
 import org.openbook.embed.Embedder;
+import org.openbook.embed.QueryThreads;
 import org.openbook.index.AccessFilter;
 import org.openbook.index.ChunkStore.DenseSearch;
 import org.openbook.index.ChunkStore.SparseSearch;
@@ -98,7 +97,7 @@ public final class HybridRetriever implements Retriever {
         ? CompletableFuture.completedFuture(new SparseRun(
             new SearchCoverage.Tracked<>(List.of(), List.of()), Double.NaN))
         : CompletableFuture.supplyAsync(() -> sparseRoute(query, filter, scaleNeeded),
-            ROUTE_THREADS);
+            QueryThreads.POOL);
     // the primary field's cosines: gate 1's signal and every hit's denseScore
     List<List<ScoredChunk>> lists = new ArrayList<>(List.of(List.of()));
     SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> {
@@ -165,13 +164,6 @@ public final class HybridRetriever implements Retriever {
       throw e;
     }
   }
-
-  /** Threads of the BM25 route (daemon, pooled; idle ones end after 60 s). */
-  private static final ExecutorService ROUTE_THREADS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "openbook-bm25-route");
-    t.setDaemon(true);
-    return t;
-  });
 
   /**
    * {@code hits} with each dense score set to the primary field's cosine: after a route merge
