@@ -3,8 +3,10 @@
 gold paragraph, dense list, BM25 list, the query's maximum attainable BM25 score).
 
   python3 route_replay.py CJK.routes.jsonl UNIGRAM_BIGRAM.routes.jsonl
+  python3 route_replay.py --sparse-from NEW.routes.jsonl BASE.routes.jsonl
 
-prints R@1 / MRR@10 per rule over the questions both files hold (a file still being written
+prints R@1 / MRR@10 per rule over the questions both files hold (the second form: BASE's
+dense list fused with NEW's BM25 list, for a BM25-only change) (a file still being written
 is read up to its last complete line). `minmax` reproduces org.openbook.retrieve.MinMaxFusion
 (weights, BM25 minimum share g, ties by best single-route rank then chunk id) exactly for
 single-field dense lists (Chinese questions); for English questions the dump's merged dense
@@ -102,5 +104,29 @@ def main(a_path, b_path):
         for x, y in zip(a, b)]))
 
 
+def swap_sparse(base_path, new_path):
+    """BASE's dense list fused with NEW's BM25 list and bound: a BM25 change measured without
+    embedding again (NEW from a --bm25-only --dump-routes run over the same chunks)."""
+    base, new = load(base_path), load(new_path)
+    n = min(len(base), len(new))
+    base, new = base[:n], new[:n]
+    assert [q['q'] for q in base] == [q['q'] for q in new], 'not the same questions'
+    known = set(c[0] for q in base for c in q['dense'] + q['sparse'])
+    unknown = sum(1 for q in new for c in q['sparse'] if c[0] not in known)
+    changed = sum(1 for x, y in zip(base, new)
+                  if [c[0] for c in x['sparse']] != [c[0] for c in y['sparse']])
+    print('questions', n, '| BM25 lists changed', changed, '| chunk ids not in BASE', unknown)
+    for name, qs in (('BASE', base), ('NEW', new)):
+        print(name, 'bm25', metrics([(q['gold'], [x[1] for x in q['sparse'][:10]]) for q in qs]))
+    print('BASE minmax 0.3/0.7 g=0.1', metrics([(q['gold'], top10(
+        minmax(q['dense'], q['sparse'], q['maxSparse']))) for q in base]))
+    print('BASE dense + NEW bm25, minmax 0.3/0.7 g=0.1', metrics([(x['gold'], top10(
+        minmax(x['dense'], y['sparse'], y['maxSparse']))) for x, y in zip(base, new)]))
+
+
 if __name__ == '__main__':
-    main(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == '--sparse-from':
+        # route_replay.py --sparse-from NEW.routes.jsonl BASE.routes.jsonl
+        swap_sparse(sys.argv[3], sys.argv[2])
+    else:
+        main(sys.argv[1], sys.argv[2])

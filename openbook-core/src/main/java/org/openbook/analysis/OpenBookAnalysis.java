@@ -7,10 +7,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.cjk.CJKBigramFilter;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
@@ -45,6 +48,10 @@ public final class OpenBookAnalysis implements TextAnalysis {
   private static final String ID_PREFIX = "openbook-";
   /** v2: normalisation (invisible chars, de-hyphenation, Traditional→Simplified) and parts. */
   private static final String ID_SUFFIX = "-v2";
+
+  /** CJKBigramFilter's token types: one CJK character, two adjacent ones. */
+  private static final Set<String> CJK_TYPES =
+      Set.of(CJKBigramFilter.SINGLE_TYPE, CJKBigramFilter.DOUBLE_TYPE);
 
   private final Strategy strategy;
   /** Shared for {@link #tokenize}; Analyzer reuses its chain per thread, so sharing is safe. */
@@ -118,27 +125,71 @@ public final class OpenBookAnalysis implements TextAnalysis {
   /**
    * The tokens of {@code text} as {@link #tokenize} gives them, each flagged when it is a part
    * ({@link IdentifierTokenizer#WORD_PART}, {@link IdentifierTokenizer#IDENTIFIER_PART}) of a
-   * compound identifier.
+   * compound identifier, and with its {@link Token#share() share} of a query clause's weight.
+   *
+   * <p>The share is 1 except inside a CJK run (a chain of CJK unigram/bigram tokens, each
+   * overlapping the one before): there every token gets {@code max(b, 1) / t}, b the run's
+   * bigrams and t its tokens. Under {@link Strategy#CJK_BIGRAM} that is 1 (a run is its
+   * bigrams, or one lone character); under {@link Strategy#UNIGRAM_BIGRAM} a run of n ≥ 2
+   * characters is n unigrams and n − 1 bigrams, each with share (n − 1) / (2n − 1), so the run
+   * weighs in a query what its bigrams weigh under CJK_BIGRAM. Without this, every matched
+   * Chinese word would count three times (its bigram and both characters) against an
+   * identifier's once, and the identifier boost ({@link QueryTerms#IDENTIFIER_BOOST}, measured
+   * with bigrams) would lose its effect.
    */
   @Override
   public List<Token> analyze(String text) {
     Objects.requireNonNull(text, "text");
-    List<Token> tokens = new ArrayList<>();
+    List<RawToken> raw = new ArrayList<>();
     try (TokenStream ts = shared.tokenStream("text", text)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       TypeAttribute type = ts.addAttribute(TypeAttribute.class);
+      OffsetAttribute offset = ts.addAttribute(OffsetAttribute.class);
       ts.reset();
       while (ts.incrementToken()) {
         String t = type.type();
-        tokens.add(new Token(term.toString(), IdentifierTokenizer.WORD_PART.equals(t)
-            || IdentifierTokenizer.IDENTIFIER_PART.equals(t)));
+        raw.add(new RawToken(term.toString(), IdentifierTokenizer.WORD_PART.equals(t)
+            || IdentifierTokenizer.IDENTIFIER_PART.equals(t), CJK_TYPES.contains(t),
+            CJKBigramFilter.DOUBLE_TYPE.equals(t), offset.startOffset(), offset.endOffset()));
       }
       ts.end();
     } catch (IOException e) {
       // Reading a String cannot fail; keep the signature free of IOException.
       throw new UncheckedIOException(e);
     }
-    return tokens;
+    return withRunShares(raw);
+  }
+
+  /** A token as the chain emits it, before shares are assigned. */
+  private record RawToken(String term, boolean part, boolean cjk, boolean bigram, int start,
+      int end) {}
+
+  /** The tokens with their shares, see {@link #analyze}. */
+  private static List<Token> withRunShares(List<RawToken> raw) {
+    List<Token> out = new ArrayList<>(raw.size());
+    int i = 0;
+    while (i < raw.size()) {
+      RawToken first = raw.get(i);
+      if (!first.cjk()) {
+        out.add(new Token(first.term(), first.part()));
+        i++;
+        continue;
+      }
+      int j = i + 1;
+      int bigrams = first.bigram() ? 1 : 0;
+      int end = first.end();
+      while (j < raw.size() && raw.get(j).cjk() && raw.get(j).start() < end) {
+        bigrams += raw.get(j).bigram() ? 1 : 0;
+        end = Math.max(end, raw.get(j).end());
+        j++;
+      }
+      float share = Math.max(bigrams, 1) / (float) (j - i);
+      for (RawToken t : raw.subList(i, j)) {
+        out.add(new Token(t.term(), t.part(), share));
+      }
+      i = j;
+    }
+    return out;
   }
 
   @Override

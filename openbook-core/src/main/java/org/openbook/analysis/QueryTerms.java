@@ -14,6 +14,16 @@ import java.util.regex.Pattern;
  * identifier ({@link TextAnalysis.Token#part()}: {@code billing} of {@code
  * com.acme.billing.InvoiceSyncService}) weigh 1 unless the same term also stands alone in the
  * query, so the whole identifier decides the ranking and the parts only add recall.
+ *
+ * <p>Each weight is also multiplied by the token's {@link TextAnalysis.Token#share() share}: the
+ * unigrams and bigrams of a Chinese run under {@link OpenBookAnalysis.Strategy#UNIGRAM_BIGRAM}
+ * are redundant evidence for the same words (a passage with the bigram 面板 has 面 and 板 too),
+ * so together they weigh what the run's bigrams weigh under {@link
+ * OpenBookAnalysis.Strategy#CJK_BIGRAM}, the clause weights {@link #IDENTIFIER_BOOST} was
+ * measured against. A uniform factor per run leaves the BM25 ranking of an all-Chinese question
+ * as it was (BM25 is linear in clause weights) and only restores the identifier's weight
+ * against the Chinese words of a mixed one (docs/BENCHMARKS.md, "Identifier weight under
+ * UNIGRAM_BIGRAM").
  */
 public final class QueryTerms {
 
@@ -41,12 +51,13 @@ public final class QueryTerms {
 
   /**
    * The distinct tokens of {@code query} under {@code analysis}, in order of first occurrence,
-   * with their weights (the highest of a term's occurrences).
+   * with their weights in (0, {@link #IDENTIFIER_BOOST}] (the highest of a term's occurrences):
+   * {@link #IDENTIFIER_BOOST} for an identifier, else 1, times the token's share.
    */
   public static List<WeightedTerm> of(TextAnalysis analysis, String query) {
     Map<String, Float> weights = new LinkedHashMap<>();
     for (TextAnalysis.Token t : analysis.analyze(query)) {
-      float w = !t.part() && isIdentifier(t.term()) ? IDENTIFIER_BOOST : 1.0f;
+      float w = (!t.part() && isIdentifier(t.term()) ? IDENTIFIER_BOOST : 1.0f) * t.share();
       weights.merge(t.term(), w, Math::max);
     }
     List<WeightedTerm> out = new ArrayList<>(weights.size());

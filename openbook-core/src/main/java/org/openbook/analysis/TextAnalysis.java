@@ -27,8 +27,27 @@ public interface TextAnalysis {
   /**
    * One analysed token.
    *
-   * @param term the indexed term
-   * @param part whether it is a part of the preceding compound identifier, at the same position
+   * @param term  the indexed term
+   * @param part  whether it is a part of the preceding compound identifier, at the same position
+   * @param share the share, in (0, 1], of one query clause's weight this token carries: 1, except
+   *              for the tokens of a CJK run that also emits unigrams beside its bigrams
+   *              ({@link OpenBookAnalysis.Strategy#UNIGRAM_BIGRAM}), which share the weight the
+   *              run's bigrams alone would have (see {@link QueryTerms})
    */
-  record Token(String term, boolean part) {}
+  record Token(String term, boolean part, float share) {
+
+    /** A token with {@code share} 1. */
+    public Token(String term, boolean part) {
+      this(term, part, 1.0f);
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code share} is not in (0, 1]
+     */
+    public Token {
+      if (!(share > 0 && share <= 1)) {
+        throw new IllegalArgumentException("share must be in (0, 1], was " + share);
+      }
+    }
+  }
 }

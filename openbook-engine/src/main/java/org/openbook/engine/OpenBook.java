@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.Synonyms;
 import org.openbook.analysis.TextAnalysis;
@@ -120,13 +121,15 @@ public final class OpenBook implements Closeable {
 
   private OpenBook(Builder b) throws IOException {
     this.settings = b.config.resolve(b.env);
+    // read before anything is opened or built that would need closing
+    OpenBookAnalysis.Strategy analyzer = analyzer(settings, b.mode, b.index);
     // before the store is opened: a reranker that cannot be built must not leave a lock behind
     this.reranker = settings.rerank().enabled() ? newReranker(settings) : null;
     this.synonyms = settings.synonyms().map(Synonyms::load).orElse(Synonyms.NONE);
     this.index = b.index;
     this.routes = b.routes != null ? b.routes
         : b.embedder != null ? DenseRoutes.single(b.embedder) : DenseRoutes.defaults();
-    this.analysis = OpenBookAnalysis.of(settings.analyzer());
+    this.analysis = OpenBookAnalysis.of(analyzer);
     // A chunk must fit every model that embeds it.
     this.chunker = new StructuredChunker(settings.chunking(), routes::fitsTokens,
         routes.maxInputTokens());
@@ -166,6 +169,16 @@ public final class OpenBook implements Closeable {
   /** A builder; {@link Builder#index} is required. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * The analyzer of this run: {@link Settings#analyzerFor} of the analyzer the existing index
+   * records (none when resetting).
+   */
+  private static OpenBookAnalysis.Strategy analyzer(Settings settings, Mode mode, Path index)
+      throws IOException {
+    return settings.analyzerFor(settings.analyzerNamed() || mode == Mode.RESET ? Optional.empty()
+        : StoreFactory.recordedAnalyzer(settings.store(), index));
   }
 
   /**

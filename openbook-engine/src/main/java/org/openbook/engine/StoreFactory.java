@@ -2,6 +2,7 @@ package org.openbook.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.engine.config.Settings;
 import org.openbook.index.IndexManifest;
@@ -41,6 +42,19 @@ final class StoreFactory {
     return store.isSolr()
         ? openSolr(store.solr().orElseThrow(), expected, analysis, mode)
         : openLucene(index, expected.withHnsw(store.hnsw()), analysis, mode, store);
+  }
+
+  /**
+   * The analyzer id recorded in the manifest of the existing index ({@code index} for Lucene, the
+   * configured collection for Solr), or empty when there is no index yet.
+   *
+   * @throws IOException if the index cannot be read or Solr cannot be reached
+   */
+  static Optional<String> recordedAnalyzer(Settings.Store store, Path index) throws IOException {
+    Optional<IndexManifest> m = store.isSolr()
+        ? SolrChunkStore.readManifest(store.solr().orElseThrow())
+        : LuceneChunkStore.readManifest(index);
+    return m.map(IndexManifest::analyzer);
   }
 
   private static IndexStore openLucene(Path index, IndexManifest expected, TextAnalysis analysis,

@@ -30,7 +30,12 @@ class AnalyzerSettingTest {
   @Test
   void should_default_to_the_measured_analyzer_and_read_each_named_one() throws IOException {
     assertThat(OpenBookConfig.defaults().resolve(Map.of()).analyzer())
-        .isEqualTo(OpenBookConfig.Analysis.DEFAULT_ANALYZER);
+        .isEqualTo(OpenBookConfig.Analysis.DEFAULT_ANALYZER).isEqualTo(Strategy.UNIGRAM_BIGRAM);
+    assertThat(OpenBookConfig.defaults().resolve(Map.of()).analyzerNamed()).isFalse();
+    assertThat(yaml("analysis: {synonyms: syn.txt}\n").resolve(Map.of()).analyzerNamed())
+        .isFalse();
+    assertThat(yaml("analysis: {analyzer: cjk_bigram}\n").resolve(Map.of()).analyzerNamed())
+        .isTrue();
     assertThat(yaml("analysis: {analyzer: smartcn}\n").resolve(Map.of()).analyzer())
         .isEqualTo(Strategy.SMARTCN);
     assertThat(yaml("analysis: {analyzer: ' CJK_Bigram '}\n").resolve(Map.of()).analyzer())
@@ -67,5 +72,43 @@ class AnalyzerSettingTest {
         .embedder(new HashEmbedder()).mode(OpenBook.Mode.RESET).build()) {
       assertThat(e.store().manifest().analyzer()).isEqualTo("openbook-unigram_bigram-v2");
     }
+  }
+
+  // Upgrade path: an index built under the earlier default (cjk_bigram) by a config that names
+  // no analyzer keeps opening with its recorded analyzer; only a named other one is refused.
+  @Test
+  void should_keep_the_recorded_analyzer_of_an_existing_index_when_the_config_names_none()
+      throws IOException {
+    Path index = tmp.resolve("index");
+    try (OpenBook e = OpenBook.builder().index(index)
+        .config(yaml("analysis: {analyzer: cjk_bigram}\n")).embedder(new HashEmbedder())
+        .mode(OpenBook.Mode.RESET).build()) {
+      e.ingest(docs("年假申请需提前三天提交。"), org.openbook.ingest.IngestListener.NONE);
+    }
+    OpenBookConfig unnamed = yaml("principals: {visitor: [public]}\n");
+    for (OpenBook.Mode mode : new OpenBook.Mode[] {OpenBook.Mode.READ, OpenBook.Mode.WRITE}) {
+      try (OpenBook e = OpenBook.builder().index(index).config(unnamed)
+          .embedder(new HashEmbedder()).mode(mode).build()) {
+        assertThat(e.store().manifest().analyzer()).as("%s", mode)
+            .isEqualTo("openbook-cjk_bigram-v2");
+        assertThat(e.count()).isEqualTo(1);
+      }
+    }
+    // resetting builds with the current default
+    try (OpenBook e = OpenBook.builder().index(index).config(unnamed)
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.RESET).build()) {
+      assertThat(e.store().manifest().analyzer()).isEqualTo("openbook-unigram_bigram-v2");
+    }
+    // and a new index gets the default too
+    try (OpenBook e = OpenBook.builder().index(tmp.resolve("fresh")).config(unnamed)
+        .embedder(new HashEmbedder()).mode(OpenBook.Mode.WRITE).build()) {
+      assertThat(e.store().manifest().analyzer()).isEqualTo("openbook-unigram_bigram-v2");
+    }
+  }
+
+  private Path docs(String text) throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("docs"));
+    Files.writeString(dir.resolve("leave.txt"), text, StandardCharsets.UTF_8);
+    return dir;
   }
 }

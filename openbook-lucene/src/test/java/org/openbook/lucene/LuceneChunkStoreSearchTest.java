@@ -14,8 +14,12 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.chunk.Chunk;
 import org.openbook.index.EmbeddedChunk;
+import org.openbook.index.IndexManifest;
 import org.openbook.index.ScoredChunk;
 
 /** BM25 and dense ranking: R01, R02, R16. */
@@ -95,6 +99,42 @@ class LuceneChunkStoreSearchTest {
     assertThat(ids(joined)).isEqualTo(ids(spaced));
     assertThat(joined.get(0).score()).isEqualTo(spaced.get(0).score());
     assertThat(ids(store.searchSparse("8.1.4", 10, HR))).containsExactly("dE");
+  }
+
+  // kb-demo q17's kind (ZQ-7718 面板上显示 E2 是什么问题？), constructed: under UNIGRAM_BIGRAM the
+  // question's Chinese wording matched as unigrams and bigrams must not outweigh its identifiers.
+  @ParameterizedTest
+  @EnumSource(value = OpenBookAnalysis.Strategy.class, names = {"CJK_BIGRAM", "UNIGRAM_BIGRAM"})
+  void should_rank_the_identifier_passage_above_one_that_shares_only_the_chinese_wording(
+      OpenBookAnalysis.Strategy strategy) throws IOException {
+    OpenBookAnalysis analysis = OpenBookAnalysis.of(strategy);
+    store = LuceneChunkStore.open(dir, new IndexManifest(TestCorpus.EMBEDDER.modelId(),
+        TestCorpus.EMBEDDER.dimension(), IndexManifest.COSINE, analysis.id(), "test-chunker", 0,
+        0), analysis);
+    addAll(store,
+        headed("gold", "LX-2041 路由器", "LX-2041 是双频路由器。F3：光纤信号中断，请检查光猫。"),
+        headed("wording", "屏幕与按键",
+            "屏幕上出现的图标分为网络、信号和电量三类，长按电源键可以关闭屏幕。"),
+        headed("sibling", "LX-2014 路由器", "LX-2014 的 F3 表示风扇故障，请联系售后。"),
+        headed("passing", "型号对照", "LX-2041 与 LX-2014 只差两位数字的顺序，购买前请核对型号。"),
+        headed("b1", "保修", "路由器整机保修一年，凭订单号即可报修。"),
+        headed("b2", "退货", "签收后七天内可无理由退货，运费由买家承担。"),
+        headed("b3", "发票", "电子发票在订单完成后开具，可在订单页下载。"),
+        headed("b4", "配送", "订单在付款后四十八小时内发货，偏远地区顺延。"),
+        headed("b5", "会员", "会员积分可在下单时抵扣现金，每一百积分抵一元。"));
+    String question = "LX-2041 屏幕上出现 F3 代表什么？";
+
+    List<ScoredChunk> hits = store.searchSparse(question, 10, HR);
+
+    // Without the unigram/bigram shares UNIGRAM_BIGRAM scored "wording" 12.0 and "gold" 8.1.
+    assertThat(ids(hits).subList(0, 4)).containsExactly("gold", "wording", "sibling", "passing");
+    assertThat(hits.get(1).score()).isLessThan(0.8 * hits.get(0).score());
+    assertThat(hits.get(0).score()).isLessThan(store.maxSparseScore(question));
+  }
+
+  private static Chunk headed(String id, String heading, String text) {
+    return new Chunk(id, id, 0, text, heading + "\n" + text, List.of(heading), 0, 0,
+        text.length(), java.util.Map.of("source", id, "dept", "HR"));
   }
 
   // R35's kind: the BM25 route's absolute scale, the query's maximum attainable score.

@@ -172,6 +172,25 @@ public final class SolrChunkStore
   }
 
   /**
+   * The manifest stored in the collection of {@code config} (counts left at 0), or empty if
+   * the collection or its manifest does not exist; reads only (the Solr counterpart of {@code
+   * LuceneChunkStore.readManifest}).
+   *
+   * @throws IOException naming the collection if Solr cannot be reached or refuses
+   */
+  public static Optional<IndexManifest> readManifest(SolrStoreConfig config) throws IOException {
+    try (SolrClient client = SolrAdmin.run("connect to " + config, config::newClient)) {
+      SolrAdmin admin = new SolrAdmin(client);
+      try {
+        return admin.exists(config.collection())
+            ? admin.storedManifest(config.collection()) : Optional.empty();
+      } catch (IOException e) {
+        throw SolrAdmin.explain(config, e);
+      }
+    }
+  }
+
+  /**
    * Opens an existing OpenBook collection through {@code client}, which stays the caller's to
    * close. An empty collection gets {@code expected} as its manifest.
    *

@@ -11,13 +11,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.embed.BgeSmallZhEmbedder;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.index.IndexManifest;
 import org.openbook.solr.SolrAdmin;
+import org.openbook.solr.SolrChunkStore;
 import org.openbook.solr.SolrCollectionStatus;
 import org.openbook.solr.SolrStoreConfig;
 import picocli.CommandLine.Command;
@@ -149,10 +152,19 @@ public final class SolrCommand implements Runnable {
                 + " store.zkHosts)");
       }
       SolrStoreConfig solr = s.resolve(System.getenv()).solr().orElseThrow();
+      Settings settings = c.resolve(System.getenv());
+      Optional<String> recorded = Optional.empty();
+      if (!settings.analyzerNamed()) {
+        try {
+          recorded = SolrChunkStore.readManifest(solr).map(IndexManifest::analyzer);
+        } catch (IOException e) {
+          // unreachable: the status below says so
+        }
+      }
       // What this build writes: the settings an ingest would check the manifest against.
       IndexManifest expected = new IndexManifest(BgeSmallZhEmbedder.MODEL_ID,
           BgeSmallZhEmbedder.DIMENSION, IndexManifest.COSINE,
-          OpenBookAnalysis.of(c.resolve(System.getenv()).analyzer()).id(),
+          OpenBookAnalysis.of(settings.analyzerFor(recorded)).id(),
           c.chunking().settings().id(), 0, 0);
       SolrCollectionStatus status = SolrAdmin.status(solr, expected);
       PrintWriter out = spec.commandLine().getOut();

@@ -139,7 +139,7 @@ public record OpenBookConfig(
         ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env),
         rerank.resolve(env), access.rules(),
         Optional.ofNullable(analysis.synonyms()).filter(p -> !p.isBlank()).map(Path::of),
-        analysis.resolveAnalyzer());
+        analysis.resolveAnalyzer(), analysis.named());
   }
 
   /**
@@ -265,32 +265,37 @@ public record OpenBookConfig(
    * @param synonyms path of a synonym file in the Solr/Elasticsearch format (relative to the
    *                 config file), applied to BM25 queries and to gate 2's key-term coverage;
    *                 re-read whenever an engine opens (ingest, serve, search, ask); null for none
-   * @param analyzer how the BM25 route tokenises Han text: {@code cjk_bigram} (default),
-   *                 {@code unigram_bigram} or {@code smartcn} ({@link OpenBookAnalysis.Strategy});
+   * @param analyzer how the BM25 route tokenises Han text: {@code unigram_bigram} (default),
+   *                 {@code cjk_bigram} or {@code smartcn} ({@link OpenBookAnalysis.Strategy});
    *                 index-time and query-time alike, so it is recorded in the index manifest
    *                 and an index built with another analyzer is refused until rebuilt with
-   *                 {@code --reset}
+   *                 {@code --reset}; when it is not named, an existing index keeps the analyzer
+   *                 it was built with
    */
   public record Analysis(String synonyms, String analyzer) {
 
     /**
-     * The BM25 analyzer when the config names none: character bigrams. Unigram+bigram is level
-     * or better under the shipped fusion on all four public sets (full sets; R@1 +0.2 on CMRC
-     * and DRCD, +0.4 on XQuAD zh) but ranks one more kb-demo identifier question's gold passage
-     * second (ZQ-7718 … E2: the added single-character terms dilute the identifier boost) and
-     * loses one case of Recall@5 on kb-demo and on office, so it is an option, not the default
-     * (docs/BENCHMARKS.md, "Default analyzer, on the full sets").
+     * The BM25 analyzer when the config names none: every Han character plus the overlapping
+     * bigrams, the unigrams and bigrams of a run sharing the weight of its bigrams in a query
+     * ({@link org.openbook.analysis.QueryTerms}). Level or better than character bigrams under
+     * the shipped fusion on all four public sets (full sets) and on kb-demo's identifier
+     * questions (docs/BENCHMARKS.md, "Default analyzer, on the full sets").
      */
     public static final OpenBookAnalysis.Strategy DEFAULT_ANALYZER =
-        OpenBookAnalysis.Strategy.CJK_BIGRAM;
+        OpenBookAnalysis.Strategy.UNIGRAM_BIGRAM;
 
     /** Only a synonym file; the default analyzer. */
     public Analysis(String synonyms) {
       this(synonyms, null);
     }
 
+    /** Whether {@code analysis.analyzer} is given (not absent or blank). */
+    boolean named() {
+      return analyzer != null && !analyzer.isBlank();
+    }
+
     OpenBookAnalysis.Strategy resolveAnalyzer() {
-      if (analyzer == null || analyzer.isBlank()) {
+      if (!named()) {
         return DEFAULT_ANALYZER;
       }
       try {

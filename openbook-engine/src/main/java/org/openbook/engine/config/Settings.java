@@ -35,7 +35,12 @@ import org.openbook.solr.SolrStoreConfig;
  * @param access     folder-level department rules for files without their own
  * @param synonyms   the user's synonym file ({@code analysis.synonyms}, resolved against the
  *                   configuration file's folder), or empty
- * @param analyzer   the BM25 route's Han tokenisation ({@code analysis.analyzer})
+ * @param analyzer   the BM25 route's Han tokenisation ({@code analysis.analyzer}) for a new
+ *                   index
+ * @param analyzerNamed whether the configuration names {@code analysis.analyzer}; if it does not,
+ *                   an existing index keeps the analyzer its manifest records (an index built
+ *                   before the default changed opens as it was), see {@code
+ *                   org.openbook.engine.OpenBook}
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -49,10 +54,31 @@ public record Settings(
     Rerank rerank,
     org.openbook.document.FolderAccess access,
     Optional<Path> synonyms,
-    OpenBookAnalysis.Strategy analyzer) {
+    OpenBookAnalysis.Strategy analyzer,
+    boolean analyzerNamed) {
 
   public Settings {
     principals = Map.copyOf(principals);
+  }
+
+  /**
+   * The analyzer to open an index with whose manifest records the analyzer id {@code recorded}
+   * (empty: no index yet, or one being reset): {@link #analyzer()} when the configuration names
+   * it or nothing is recorded; otherwise the recorded analyzer, so an index built under an
+   * earlier default keeps opening as it was built. A recorded id this build does not know gives
+   * {@link #analyzer()}, and the manifest check then refuses the index with the {@code --reset}
+   * hint.
+   */
+  public OpenBookAnalysis.Strategy analyzerFor(Optional<String> recorded) {
+    if (analyzerNamed || recorded.isEmpty()) {
+      return analyzer;
+    }
+    for (OpenBookAnalysis.Strategy s : OpenBookAnalysis.Strategy.values()) {
+      if (OpenBookAnalysis.of(s).id().equals(recorded.get())) {
+        return s;
+      }
+    }
+    return analyzer;
   }
 
   /**
