@@ -104,7 +104,7 @@ class KillTest {
     // the store checks the manifest against these settings; read it back to get them
     var m = LuceneChunkStore.readManifest(index).orElseThrow();
     return LuceneChunkStore.openExisting(index, m,
-        org.openbook.analysis.OpenBookAnalysis.defaultAnalysis());
+        org.openbook.analysis.OpenBookAnalysis.forId(m.analyzer()));
   }
 
   /** Opens the index after a kill and checks it; returns the committed document count. */

@@ -68,10 +68,11 @@ public final class OpenBookAnalysis implements TextAnalysis {
   }
 
   /**
-   * Character bigrams ({@link Strategy#CJK_BIGRAM}), the product's default too: the analysis of
-   * code that takes no configuration (unit tests, the gate study). The product reads the
-   * configuration key {@code analysis.analyzer} (engine {@code
-   * OpenBookConfig.Analysis.DEFAULT_ANALYZER}; measured in docs/BENCHMARKS.md).
+   * Character bigrams ({@link Strategy#CJK_BIGRAM}): the analysis of code that takes no
+   * configuration (unit tests, the gate study, the scale benchmark). Not the product's default:
+   * the product reads the configuration key {@code analysis.analyzer}, whose default is {@link
+   * Strategy#UNIGRAM_BIGRAM} (engine {@code OpenBookConfig.Analysis.DEFAULT_ANALYZER}; measured
+   * in docs/BENCHMARKS.md).
    */
   public static OpenBookAnalysis defaultAnalysis() {
     return of(Strategy.CJK_BIGRAM);

@@ -20,10 +20,10 @@ import java.util.regex.Pattern;
  * are redundant evidence for the same words (a passage with the bigram 面板 has 面 and 板 too),
  * so together they weigh what the run's bigrams weigh under {@link
  * OpenBookAnalysis.Strategy#CJK_BIGRAM}, the clause weights {@link #IDENTIFIER_BOOST} was
- * measured against. A uniform factor per run leaves the BM25 ranking of an all-Chinese question
- * as it was (BM25 is linear in clause weights) and only restores the identifier's weight
- * against the Chinese words of a mixed one (docs/BENCHMARKS.md, "Identifier weight under
- * UNIGRAM_BIGRAM").
+ * measured against. One factor per run leaves the BM25 ranking of a question that is one
+ * Chinese run as it was (BM25 is linear in clause weights); it restores the weight of an
+ * identifier, number or English word against the Chinese words of a mixed question
+ * (docs/BENCHMARKS.md, "Default analyzer, on the full sets").
  */
 public final class QueryTerms {
 

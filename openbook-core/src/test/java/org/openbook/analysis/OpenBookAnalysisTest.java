@@ -166,6 +166,21 @@ class OpenBookAnalysisTest {
   }
 
   @Test
+  void should_give_every_token_of_a_cjk_run_its_share_of_the_run_bigrams_weight() {
+    List<TextAnalysis.Token> ub =
+        OpenBookAnalysis.of(Strategy.UNIGRAM_BIGRAM).analyze("申请年假，见 ERR_4517 与 日");
+    assertThat(ub).extracting(TextAnalysis.Token::term).containsExactly(
+        "申", "申请", "请", "请年", "年", "年假", "假", "见", "err_4517", "与", "日");
+    // 申请年假: 4 unigrams + 3 bigrams share 3; a lone character and the identifier keep 1
+    assertThat(ub).extracting(TextAnalysis.Token::share).containsExactly(
+        3f / 7, 3f / 7, 3f / 7, 3f / 7, 3f / 7, 3f / 7, 3f / 7, 1f, 1f, 1f, 1f);
+    assertThat(bigram.analyze("申请年假，见 ERR_4517")).extracting(TextAnalysis.Token::share)
+        .containsOnly(1f);
+    assertThat(OpenBookAnalysis.of(Strategy.SMARTCN).analyze("申请年假"))
+        .extracting(TextAnalysis.Token::share).containsOnly(1f);
+  }
+
+  @Test
   void should_emit_unigrams_and_bigrams_with_unigram_bigram_strategy() {
     assertThat(OpenBookAnalysis.of(Strategy.UNIGRAM_BIGRAM).tokenize("年假申请 ERR_4517"))
         .containsExactly("年", "年假", "假", "假申", "申", "申请", "请", "err_4517");
