@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * measured against. One factor per run leaves the BM25 ranking of a question that is one
  * Chinese run as it was (BM25 is linear in clause weights); it restores the weight of an
  * identifier, number or English word against the Chinese words of a mixed question
- * (docs/BENCHMARKS.md, "Default analyzer, on the full sets").
+ * (docs/BENCHMARKS.md, "Identifier weight under UNIGRAM_BIGRAM").
  */
 public final class QueryTerms {
 
