@@ -51,10 +51,15 @@ final class StoreFactory {
    * @throws IOException if the index cannot be read or Solr cannot be reached
    */
   static Optional<String> recordedAnalyzer(Settings.Store store, Path index) throws IOException {
-    Optional<IndexManifest> m = store.isSolr()
-        ? SolrChunkStore.readManifest(store.solr().orElseThrow())
-        : LuceneChunkStore.readManifest(index);
-    return m.map(IndexManifest::analyzer);
+    if (!store.isSolr()) {
+      return LuceneChunkStore.readManifest(index).map(IndexManifest::analyzer);
+    }
+    SolrStoreConfig config = store.solr().orElseThrow();
+    try {
+      return SolrChunkStore.readManifest(config).map(IndexManifest::analyzer);
+    } catch (IOException e) {
+      throw cannotOpen(config, e);
+    }
   }
 
   private static IndexStore openLucene(Path index, IndexManifest expected, TextAnalysis analysis,
@@ -82,10 +87,14 @@ final class StoreFactory {
     try {
       return openSolrOrFail(config, expected, analysis, mode);
     } catch (IOException e) {
-      // SolrJ's messages name the node URL but not the collection or the config that chose it.
-      throw new IOException("store: cannot open Solr collection '" + config.collection()
-          + "' (" + config + "): " + e.getMessage(), e);
+      throw cannotOpen(config, e);
     }
+  }
+
+  private static IOException cannotOpen(SolrStoreConfig config, IOException e) {
+    // SolrJ's messages name the node URL but not the collection or the config that chose it.
+    return new IOException("store: cannot open Solr collection '" + config.collection()
+        + "' (" + config + "): " + e.getMessage(), e);
   }
 
   private static IndexStore openSolrOrFail(SolrStoreConfig config, IndexManifest expected,

@@ -163,6 +163,20 @@ class SolrChunkStoreContractTest extends ChunkStoreContractTest {
     }
   }
 
+  // The engine reads it before opening: a config without analysis.analyzer keeps the recorded one.
+  @Test
+  void should_read_the_stored_manifest_and_nothing_for_a_missing_collection() throws Exception {
+    String name = newCollection();
+    SolrChunkStore.open(config(name), MANIFEST, ANALYSIS).close();
+
+    assertThat(SolrChunkStore.readManifest(config(name)))
+        .hasValueSatisfying(m -> {
+          assertThat(m.analyzer()).isEqualTo(ANALYSIS.id());
+          assertThat(m.embeddingModel()).isEqualTo(MANIFEST.embeddingModel());
+        });
+    assertThat(SolrChunkStore.readManifest(config("absent"))).isEmpty();
+  }
+
   @Test
   void should_name_missing_collection_and_how_to_create_it() throws Exception {
     try (CloudHttp2SolrClient client = config("absent").newClient()) {
