@@ -36,6 +36,7 @@ import org.openbook.solr.SolrStoreConfig;
  * @param synonyms   the user's synonym file ({@code analysis.synonyms}, resolved against the
  *                   configuration file's folder), or empty
  * @param analyzer   the BM25 route's Han tokenisation ({@code analysis.analyzer})
+ * @param embedding  the dense models' query instructions ({@code embedding})
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -49,11 +50,20 @@ public record Settings(
     Rerank rerank,
     org.openbook.document.FolderAccess access,
     Optional<Path> synonyms,
-    OpenBookAnalysis.Strategy analyzer) {
+    OpenBookAnalysis.Strategy analyzer,
+    Embedding embedding) {
 
   public Settings {
     principals = Map.copyOf(principals);
   }
+
+  /**
+   * The query side of the dense models ({@code embedding.queryInstruction}).
+   *
+   * @param zhQueryInstruction prepended to every question bge-small-zh embeds; "" for none
+   * @param enQueryInstruction prepended to every question bge-small-en embeds; "" for none
+   */
+  public record Embedding(String zhQueryInstruction, String enQueryInstruction) {}
 
   /**
    * The principal called {@code name}; {@code null} or blank gives {@link Principal#ANONYMOUS}
