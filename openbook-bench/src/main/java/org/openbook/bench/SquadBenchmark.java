@@ -110,6 +110,12 @@ public final class SquadBenchmark implements Callable<Integer> {
       + "others the answerable one; writes <dataset>-holdout.txt with the calibration.")
   Integer holdout;
 
+  @Option(names = "--holdout-sweep", defaultValue = "0.53,0.58", split = ",",
+      description = "With --holdout: the dense thresholds FROM,TO of the two-signal sweep, step "
+          + "0.002 (default: ${DEFAULT-VALUE}, around the shipped default; a query instruction "
+          + "moves the cosines lower).")
+  double[] holdoutSweep;
+
   @Option(names = "--vector-encoding", defaultValue = "float32",
       description = "HNSW vector storage of the index: float32, int8 or int4 (default: ${DEFAULT-VALUE}).")
   String vectorEncoding;
@@ -240,6 +246,9 @@ public final class SquadBenchmark implements Callable<Integer> {
       }
 
       if (holdout != null) {
+        if (holdoutSweep.length != 2) {
+          throw new IllegalArgumentException("--holdout-sweep is FROM,TO, e.g. 0.53,0.58");
+        }
         return gateStudy(data, questions, chunker, model, routes, embedded);
       }
       List<ConfigResult> results = new ArrayList<>();
@@ -375,7 +384,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     text += String.format(Locale.ROOT, "%nSweep of the dense threshold at lexical %.2f:%n",
         EvidenceGate.DEFAULT_LEXICAL_THRESHOLD)
         + new TwoSignalCalibration(answerableEvidence, unanswerableEvidence).renderSweep(
-            EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, 0.53, 0.58, 0.002);
+            EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, holdoutSweep[0], holdoutSweep[1], 0.002);
     Files.createDirectories(out);
     Files.writeString(out.resolve(dataset + "-holdout.txt"), text);
     System.out.print(text);
