@@ -182,7 +182,8 @@ class DenseRoutesTest {
 
       assertThat(alone.primary()).containsExactly(batch.primary());
       assertThat(alone.primary()).containsExactly(zh.inner.embed("ZH: " + q));
-      assertThat(alone.fields().get(DenseRoutes.ENGLISH)).containsExactly(en.inner.embed("EN: " + q));
+      assertThat(alone.fields().get(DenseRoutes.ENGLISH))
+          .containsExactly(en.inner.embed("EN: " + q));
       // the second instructed call came from the cache; the plain question is its own entry
       assertThat(zh.seen).containsExactly("ZH: " + q, q);
       assertThat(plain.primary()).containsExactly(zh.inner.embed(q));
