@@ -165,7 +165,9 @@ public record OpenBookConfig(
    *     none; default none for both ({@link #DEFAULT_ZH}, {@link #DEFAULT_EN}, measured in
    *     docs/BENCHMARKS.md, "Query instruction"). Changing it needs no re-ingest (chunk vectors
    *     do not depend on it) but moves every question's cosine, so gate 1's {@code
-   *     gate.threshold} was chosen for the default.
+   *     gate.threshold} was chosen for the default (0.512 by the same rule with the zh model
+   *     card's instruction). It applies to the dense route (and so gate 1); gate 2 and sentence
+   *     choice compare the plain question with sentences.
    */
   public record Embedding(@JsonProperty("queryInstruction") Map<String, String> queryInstruction) {
     /** Value meaning "the model card's instruction". */
