@@ -5,9 +5,16 @@ gold paragraph, dense list, BM25 list, the query's maximum attainable BM25 score
   python3 route_replay.py CJK.routes.jsonl UNIGRAM_BIGRAM.routes.jsonl
   python3 route_replay.py --sparse-from NEW.routes.jsonl BASE.routes.jsonl
 
-prints R@1 / MRR@10 per rule over the questions both files hold (the second form: BASE's
-dense list fused with NEW's BM25 list, for a BM25-only change) (a file still being written
-is read up to its last complete line). `minmax` reproduces org.openbook.retrieve.MinMaxFusion
+prints R@1 / MRR@10 per rule over the questions both files hold (a file still being written
+is read up to its last complete line).
+
+  python3 route_replay.py --dense OTHER.routes.jsonl CJK.routes.jsonl UNIGRAM_BIGRAM.routes.jsonl
+
+takes every question's dense list from OTHER (matched by question id; e.g. a run with
+--query-instruction) and the BM25 lists from the two files, so a dense variant is fused with
+BM25 dumps of any analyzer or BM25 version without running BM25 again. The --sparse-from form
+fuses BASE's dense list with NEW's BM25 list and bound, for a BM25-only change.
+`minmax` reproduces org.openbook.retrieve.MinMaxFusion
 (weights, BM25 minimum share g, ties by best single-route rank then chunk id) exactly for
 single-field dense lists (Chinese questions); for English questions the dump's merged dense
 list is cut at fetch-k, so replayed figures can differ from SquadBenchmark's by a question.
@@ -84,11 +91,22 @@ def top10(ranked):
     return [r[3] for r in ranked[:10]]
 
 
-def main(a_path, b_path):
+def with_dense(qs, dense_path):
+    """qs with each question's dense list replaced by the one dense_path holds for it."""
+    other = {q['q']: q['dense'] for q in load(dense_path)}
+    missing = [q['q'] for q in qs if q['q'] not in other]
+    assert not missing, '%d questions missing from %s, e.g. %s' % (
+        len(missing), dense_path, missing[0])
+    return [dict(q, dense=other[q['q']]) for q in qs]
+
+
+def main(a_path, b_path, dense_path=None):
     a, b = load(a_path), load(b_path)
     n = min(len(a), len(b))
     a, b = a[:n], b[:n]
     assert [q['q'] for q in a] == [q['q'] for q in b], 'not the same questions'
+    if dense_path:
+        a, b = with_dense(a, dense_path), with_dense(b, dense_path)
     print('questions', n)
     for name, qs in (('A', a), ('B', b)):
         print(name, 'bm25', metrics([(q['gold'], [x[1] for x in q['sparse'][:10]]) for q in qs]))
@@ -125,8 +143,12 @@ def swap_sparse(base_path, new_path):
 
 
 if __name__ == '__main__':
-    if sys.argv[1] == '--sparse-from':
+    args = sys.argv[1:]
+    if args and args[0] == '--sparse-from':
         # route_replay.py --sparse-from NEW.routes.jsonl BASE.routes.jsonl
-        swap_sparse(sys.argv[3], sys.argv[2])
-    else:
-        main(sys.argv[1], sys.argv[2])
+        swap_sparse(args[2], args[1])
+        sys.exit(0)
+    dense = None
+    if args and args[0] == '--dense':
+        dense, args = args[1], args[2:]
+    main(args[0], args[1], dense)

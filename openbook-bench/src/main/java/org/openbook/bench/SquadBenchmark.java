@@ -110,6 +110,12 @@ public final class SquadBenchmark implements Callable<Integer> {
       + "others the answerable one; writes <dataset>-holdout.txt with the calibration.")
   Integer holdout;
 
+  @Option(names = "--holdout-sweep", defaultValue = "0.53,0.58", split = ",",
+      description = "With --holdout: the dense thresholds FROM,TO of the two-signal sweep, step "
+          + "0.002 (default: ${DEFAULT-VALUE}, around the shipped default; a query instruction "
+          + "moves the cosines lower).")
+  double[] holdoutSweep;
+
   @Option(names = "--vector-encoding", defaultValue = "float32",
       description = "HNSW vector storage of the index: float32, int8 or int4 (default: ${DEFAULT-VALUE}).")
   String vectorEncoding;
@@ -144,6 +150,26 @@ public final class SquadBenchmark implements Callable<Integer> {
       + "each, chunk id, paragraph id, raw score) and the query's maximum attainable BM25 score, "
       + "for studying fusion rules offline.")
   boolean dumpRoutes;
+
+  @Option(names = "--query-instruction", defaultValue = "none",
+      description = "Model-card query instructions prepended to the questions (never to the "
+          + "passages): none, zh (bge-small-zh's), en (bge-small-en's) or both "
+          + "(default: ${DEFAULT-VALUE}). Question vectors are cached under the instructed text.")
+  String queryInstruction;
+
+  /** {@code routes} with the query instructions {@code --query-instruction} names. */
+  private DenseRoutes instructed(DenseRoutes routes) {
+    String zh = BgeSmallZhEmbedder.QUERY_INSTRUCTION;
+    String en = BgeSmallEnEmbedder.QUERY_INSTRUCTION;
+    return switch (queryInstruction) {
+      case "none" -> routes;
+      case "zh" -> routes.withQueryInstructions(zh, "");
+      case "en" -> routes.withQueryInstructions("", en);
+      case "both" -> routes.withQueryInstructions(zh, en);
+      default -> throw new IllegalArgumentException("--query-instruction is none, zh, en or "
+          + "both, not '" + queryInstruction + "'");
+    };
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -189,7 +215,7 @@ public final class SquadBenchmark implements Callable<Integer> {
       Embedder embedder =
           bm25Only ? new ConstantEmbedder(model) : new CachingEmbedder(model, cache);
       DenseRoutes routes = bm25Only ? DenseRoutes.single(embedder)
-          : switch (routesName) {
+          : instructed(switch (routesName) {
             case "bilingual" -> DenseRoutes.bilingual(model, new BgeSmallEnEmbedder())
                 .cached(cache);
             case "zh" -> DenseRoutes.single(embedder);
@@ -197,7 +223,7 @@ public final class SquadBenchmark implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--routes is bilingual, zh or "
                 + "zh-folded, not '"
                 + routesName + "'");
-          };
+          });
       StructuredChunker chunker =
           new StructuredChunker(settings, routes::countTokens, routes.maxInputTokens());
       List<List<Chunk>> chunks = SquadCorpus.chunk(data, chunker);
@@ -220,7 +246,10 @@ public final class SquadBenchmark implements Callable<Integer> {
       }
 
       if (holdout != null) {
-        return gateStudy(data, questions, chunker, model, embedder, embedded);
+        if (holdoutSweep.length != 2) {
+          throw new IllegalArgumentException("--holdout-sweep is FROM,TO, e.g. 0.53,0.58");
+        }
+        return gateStudy(data, questions, chunker, model, routes, embedded);
       }
       List<ConfigResult> results = new ArrayList<>();
       String[] strategies = analyzers.split(",");
@@ -271,7 +300,7 @@ public final class SquadBenchmark implements Callable<Integer> {
               questionsFrom == null ? "" : " from " + questionsFrom, longParagraphs),
           "dense routes: " + routesName + " (" + routes.primary().modelId()
               + routes.english().map(e -> "; " + e.modelId() + " for English texts").orElse("")
-              + ")",
+              + "); query instruction: " + queryInstruction,
           String.format(Locale.ROOT, "OpenBook chunks: %d (chunker %s; largest embedText %d "
               + "tokens); fetch-k %d per route; anonymous principal", totalChunks, settings.id(),
               maxTokens, fetchK),
@@ -298,7 +327,7 @@ public final class SquadBenchmark implements Callable<Integer> {
    * not (unanswerable).
    */
   private int gateStudy(SquadDataset data, List<SquadDataset.Question> questions,
-      StructuredChunker chunker, Embedder model, Embedder embedder,
+      StructuredChunker chunker, Embedder model, DenseRoutes queries,
       List<List<EmbeddedChunk>> embedded) throws IOException {
     List<List<EmbeddedChunk>> kept = new ArrayList<>();
     for (int p = 0; p < embedded.size(); p++) {
@@ -313,12 +342,12 @@ public final class SquadBenchmark implements Callable<Integer> {
     List<TwoSignalCalibration.Evidence> unanswerableEvidence = new ArrayList<>();
     try (LuceneChunkStore store = buildIndex(analysis, chunker, DenseRoutes.single(model), kept,
         "-holdout")) {
-      var dense = new org.openbook.retrieve.HybridRetriever(embedder, store, store,
+      var dense = new org.openbook.retrieve.HybridRetriever(queries, store, store,
           RrfFusion.DEFAULT, org.openbook.retrieve.HybridRetriever.Mode.DENSE);
       // The shipped retrieval (min-max 0.3/0.7) and gate 1 as `openbook ask` applies them to
       // the top 5 passages; the gate's thresholds do not matter here, the table varies them.
-      var hybrid = RetrieverVariant.parse(HOLDOUT_FUSION, embedder, store, store,
-          RrfFusion.DEFAULT).get(0).retriever();
+      var hybrid = RetrieverVariant.parseRouted(HOLDOUT_FUSION, queries, store, store,
+          RrfFusion.DEFAULT, null).get(0).retriever();
       EvidenceGate gate = new EvidenceGate(
           org.openbook.engine.config.OpenBookConfig.Gate.DEFAULT_THRESHOLD,
           EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, analysis, new TermWeights(store));
@@ -355,7 +384,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     text += String.format(Locale.ROOT, "%nSweep of the dense threshold at lexical %.2f:%n",
         EvidenceGate.DEFAULT_LEXICAL_THRESHOLD)
         + new TwoSignalCalibration(answerableEvidence, unanswerableEvidence).renderSweep(
-            EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, 0.53, 0.58, 0.002);
+            EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, holdoutSweep[0], holdoutSweep[1], 0.002);
     Files.createDirectories(out);
     Files.writeString(out.resolve(dataset + "-holdout.txt"), text);
     System.out.print(text);
@@ -419,7 +448,7 @@ public final class SquadBenchmark implements Callable<Integer> {
     try (ProgressBar bar = bar("embed questions", questions.size())) {
       for (int i = 0; i < questions.size(); i += 32) {
         List<SquadDataset.Question> batch = questions.subList(i, Math.min(i + 32, questions.size()));
-        embedder.embedAll(batch.stream().map(SquadDataset.Question::text).toList());
+        embedder.embedQueries(batch.stream().map(SquadDataset.Question::text).toList());
         bar.stepBy(batch.size());
         cache.commit();
       }

@@ -17,6 +17,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class BgeSmallZhEmbedder extends OnnxBertEmbedder {
 
+  /**
+   * The query instruction of the model card (https://huggingface.co/BAAI/bge-small-zh-v1.5,
+   * "Using FlagEmbedding": prepended to a short query, not to passages, for query-to-passage
+   * retrieval). Off in OpenBook unless configured ({@link DenseRoutes#withQueryInstructions}).
+   */
+  public static final String QUERY_INSTRUCTION = "为这个句子生成表示以用于检索相关文章：";
+
   /** Model id recorded in index manifests. */
   public static final String MODEL_ID = "bge-small-zh-v1.5";
 

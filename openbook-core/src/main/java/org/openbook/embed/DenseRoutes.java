@@ -30,6 +30,14 @@ import org.openbook.index.DenseField;
  * vector too because, measured, English questions find Chinese passages better through it
  * (XQuAD en→zh dense R@1 0.350 against 0.138 with the Chinese model, 0.392 merged). Chosen by the
  * XQuAD and DRCD measurements in docs/BENCHMARKS.md ("Language-aware dense routes").
+ *
+ * <p><b>Query instructions</b> ({@link #withQueryInstructions}): a text prepended to a
+ * <em>question</em> before a model embeds it, never to a chunk, as the BGE models are trained for
+ * asymmetric retrieval (short query, long passage); the instructions of the model cards are
+ * {@link BgeSmallZhEmbedder#QUERY_INSTRUCTION} and {@link BgeSmallEnEmbedder#QUERY_INSTRUCTION}.
+ * None by default (measured in docs/BENCHMARKS.md, "Query instruction"). Chunk vectors do not
+ * depend on it, so an index serves questions with or without one; but the question's cosines,
+ * hence gate 1's scale, do.
  */
 public final class DenseRoutes {
 
@@ -40,14 +48,24 @@ public final class DenseRoutes {
   private final Embedder english;
   private final boolean foldTraditional;
   private final boolean concurrentQueries;
+  /** Prepended to a question for the primary / English model; "" for none. */
+  private final String primaryInstruction;
+  private final String englishInstruction;
 
   private DenseRoutes(Embedder primary, Embedder english, boolean foldTraditional,
       boolean concurrentQueries) {
+    this(primary, english, foldTraditional, concurrentQueries, "", "");
+  }
+
+  private DenseRoutes(Embedder primary, Embedder english, boolean foldTraditional,
+      boolean concurrentQueries, String primaryInstruction, String englishInstruction) {
     // null only for callers that never run the dense route (BM25-only evaluation)
     this.primary = primary;
     this.english = english;
     this.foldTraditional = foldTraditional;
     this.concurrentQueries = concurrentQueries;
+    this.primaryInstruction = Objects.requireNonNull(primaryInstruction, "primaryInstruction");
+    this.englishInstruction = Objects.requireNonNull(englishInstruction, "englishInstruction");
   }
 
   /** One model for every text, unchanged input (tests, custom models). */
@@ -81,7 +99,31 @@ public final class DenseRoutes {
   public DenseRoutes cached(EmbeddingCache cache) {
     return new DenseRoutes(new CachingEmbedder(primary, cache),
         english == null ? null : new CachingEmbedder(english, cache), foldTraditional,
-        concurrentQueries);
+        concurrentQueries, primaryInstruction, englishInstruction);
+  }
+
+  /**
+   * These routes with query instructions: {@code primary} is prepended to every question the
+   * primary model embeds, {@code english} to every question the English model embeds (ignored
+   * without an English model); chunks are embedded unchanged. An empty string means none. The
+   * embedding cache keys the instructed text, so instructed and plain question vectors never mix.
+   *
+   * @param primary e.g. {@link BgeSmallZhEmbedder#QUERY_INSTRUCTION}, or ""
+   * @param english e.g. {@link BgeSmallEnEmbedder#QUERY_INSTRUCTION}, or ""
+   */
+  public DenseRoutes withQueryInstructions(String primary, String english) {
+    return new DenseRoutes(this.primary, this.english, foldTraditional, concurrentQueries,
+        primary, english);
+  }
+
+  /** The instruction prepended to questions for the primary model ("" for none). */
+  public String primaryInstruction() {
+    return primaryInstruction;
+  }
+
+  /** The instruction prepended to questions for the English model ("" for none). */
+  public String englishInstruction() {
+    return englishInstruction;
   }
 
   /**
@@ -89,7 +131,8 @@ public final class DenseRoutes {
    * instead of at the same time (the latency benchmark's baseline).
    */
   public DenseRoutes sequentialQueries() {
-    return new DenseRoutes(primary, english, foldTraditional, false);
+    return new DenseRoutes(primary, english, foldTraditional, false, primaryInstruction,
+        englishInstruction);
   }
 
   /** The model of the primary field. */
@@ -154,15 +197,16 @@ public final class DenseRoutes {
    * model, the two at the same time (the English one on a pooled daemon thread: a question's
    * latency is then about that of the slower model, not their sum; docs/BENCHMARKS.md,
    * "Language-aware dense routes"). Each model reads the question's {@link BoundedInput bounded
-   * form} for its own limit, so an over-long question never fails.
+   * form} for its own limit, so an over-long question never fails; the model's query
+   * instruction, if any, is prepended before bounding (so it is kept).
    */
   public RoutedVectors embedQuery(String text) {
     if (!concurrentQueries || !routesToEnglish(text)) {
       return embed(List.of(text), false).get(0);
     }
     CompletableFuture<float[]> en = CompletableFuture.supplyAsync(
-        () -> english.embed(BoundedInput.of(text, english)), QueryThreads.POOL);
-    float[] p = primary.embed(BoundedInput.of(primaryInput(text), primary));
+        () -> english.embed(englishQueryInput(text)), QueryThreads.POOL);
+    float[] p = primary.embed(primaryQueryInput(text));
     try {
       return new RoutedVectors(p, Map.of(ENGLISH, en.join()));
     } catch (CompletionException e) {
@@ -173,9 +217,19 @@ public final class DenseRoutes {
     }
   }
 
+  /**
+   * Embeds questions in one batch per model, exactly as {@link #embedQuery} embeds each (same
+   * instructed, bounded inputs, so a cache filled here answers {@code embedQuery}).
+   *
+   * @return per question, in order, its vectors
+   */
+  public List<RoutedVectors> embedQueries(List<String> texts) {
+    return embed(texts, false);
+  }
+
   private List<RoutedVectors> embed(List<String> texts, boolean chunks) {
     List<float[]> p = primary.embedAll(texts.stream()
-        .map(t -> chunks ? primaryInput(t) : BoundedInput.of(primaryInput(t), primary))
+        .map(t -> chunks ? primaryInput(t) : primaryQueryInput(t))
         .toList());
     List<Integer> englishIdx = new ArrayList<>();
     for (int i = 0; i < texts.size(); i++) {
@@ -185,7 +239,7 @@ public final class DenseRoutes {
     }
     List<float[]> e = englishIdx.isEmpty() ? List.of()
         : english.embedAll(englishIdx.stream().map(texts::get)
-            .map(t -> chunks ? t : BoundedInput.of(t, english)).toList());
+            .map(t -> chunks ? t : englishQueryInput(t)).toList());
     List<Map<String, float[]>> extra = new ArrayList<>(texts.size());
     for (int i = 0; i < texts.size(); i++) {
       extra.add(new HashMap<>());
@@ -200,6 +254,16 @@ public final class DenseRoutes {
     return out;
   }
 
+
+  /** What the primary model reads for a question: instruction + folded text, bounded. */
+  private String primaryQueryInput(String text) {
+    return BoundedInput.of(primaryInstruction + primaryInput(text), primary);
+  }
+
+  /** What the English model reads for a question: instruction + text, bounded. */
+  private String englishQueryInput(String text) {
+    return BoundedInput.of(englishInstruction + text, english);
+  }
 
   /** The text the primary model reads: folded to Simplified when it is Traditional. */
   public String primaryInput(String text) {

@@ -150,4 +150,61 @@ class DenseRoutesTest {
     single.embedQuery("臺灣");
     assertThat(zh.seen).containsExactly("How long?", "臺灣");
   }
+
+  @Test
+  void should_prepend_each_models_query_instruction_to_questions_only() {
+    DenseRoutes instructed = routes.withQueryInstructions("ZH: ", "EN: ");
+
+    instructed.embedQuery("臺灣的首都是哪裡？");
+    instructed.embedQuery("How long are backups kept?");
+    instructed.embedAll(List.of("Backups are kept for 30 days."));
+
+    // folded first, then instructed; the English model sees English questions only
+    assertThat(zh.seen).containsExactly("ZH: 台湾的首都是哪里？", "ZH: How long are backups kept?",
+        "Backups are kept for 30 days.");
+    assertThat(en.seen).containsExactly("EN: How long are backups kept?",
+        "Backups are kept for 30 days.");
+    assertThat(instructed.primaryInstruction()).isEqualTo("ZH: ");
+    assertThat(instructed.englishInstruction()).isEqualTo("EN: ");
+    assertThat(routes.primaryInstruction()).isEmpty();
+  }
+
+  @Test
+  void should_embed_a_batch_of_questions_as_each_alone_and_keep_instructions_when_cached(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    String q = "Which port does the VPN client use?";
+    try (EmbeddingCache cache = EmbeddingCache.open(dir)) {
+      DenseRoutes instructed = routes.withQueryInstructions("ZH: ", "EN: ").cached(cache);
+
+      DenseRoutes.RoutedVectors batch = instructed.embedQueries(List.of(q)).get(0);
+      DenseRoutes.RoutedVectors alone = instructed.sequentialQueries().embedQuery(q);
+      DenseRoutes.RoutedVectors plain = routes.cached(cache).embedQuery(q);
+
+      assertThat(alone.primary()).containsExactly(batch.primary());
+      assertThat(alone.primary()).containsExactly(zh.inner.embed("ZH: " + q));
+      assertThat(alone.fields().get(DenseRoutes.ENGLISH))
+          .containsExactly(en.inner.embed("EN: " + q));
+      // the second instructed call came from the cache; the plain question is its own entry
+      assertThat(zh.seen).containsExactly("ZH: " + q, q);
+      assertThat(plain.primary()).containsExactly(zh.inner.embed(q));
+    }
+  }
+
+  @Test
+  void should_keep_the_instruction_of_an_over_long_question_within_the_model_limit() {
+    Recording small = new Recording(8) {
+      @Override
+      public int maxInputTokens() {
+        return 40;
+      }
+    };
+    String question = "x".repeat(200);
+    DenseRoutes instructed = DenseRoutes.single(small).withQueryInstructions("ZH: ", "");
+
+    instructed.embedQuery(question);
+
+    assertThat(small.seen).hasSize(1);
+    assertThat(small.seen.get(0)).startsWith("ZH: x").contains(BoundedInput.ELISION);
+    assertThat(small.countTokens(small.seen.get(0))).isLessThanOrEqualTo(40);
+  }
 }

@@ -127,8 +127,12 @@ public final class OpenBook implements Closeable {
     this.reranker = settings.rerank().enabled() ? newReranker(settings) : null;
     this.synonyms = settings.synonyms().map(Synonyms::load).orElse(Synonyms.NONE);
     this.index = b.index;
+    // embedding.queryInstruction names the bge models' instructions: it applies to the default
+    // models; routes or a model given to the builder are used as given.
     this.routes = b.routes != null ? b.routes
-        : b.embedder != null ? DenseRoutes.single(b.embedder) : DenseRoutes.defaults();
+        : b.embedder != null ? DenseRoutes.single(b.embedder)
+        : DenseRoutes.defaults().withQueryInstructions(settings.embedding().zhQueryInstruction(),
+            settings.embedding().enQueryInstruction());
     this.analysis = OpenBookAnalysis.of(analyzer);
     // A chunk must fit every model that embeds it.
     this.chunker = new StructuredChunker(settings.chunking(), routes::fitsTokens,
@@ -538,7 +542,8 @@ public final class OpenBook implements Closeable {
 
     /**
      * One embedding model for every text, with no English route (tests, custom models); default
-     * {@link DenseRoutes#defaults()}. It must match the index's.
+     * {@link DenseRoutes#defaults()}. It must match the index's. Questions reach it as they are
+     * ({@code embedding.queryInstruction} applies to the default models only).
      */
     public Builder embedder(Embedder embedder) {
       this.embedder = embedder;
@@ -549,6 +554,8 @@ public final class OpenBook implements Closeable {
      * The embedding models by language (overrides {@link #embedder}); default
      * {@link DenseRoutes#defaults()}: bge-small-zh-v1.5 for every text, bge-small-en-v1.5 in
      * addition for English. They must match the index's (the manifest records every model).
+     * Used as given, with their own {@link DenseRoutes#withQueryInstructions query instructions}
+     * ({@code embedding.queryInstruction} applies to the default models only).
      */
     public Builder routes(DenseRoutes routes) {
       this.routes = routes;

@@ -43,6 +43,7 @@ import org.openbook.solr.SolrTls;
  * @param rerank     the reranking stage between fusion and generation (default: none)
  * @param access     folder-level department rules ({@code access: {folders: {hr/: [hr]}}})
  * @param analysis   text analysis: the BM25 analyzer and the user's synonym file
+ * @param embedding  the embedding models' query side: query instructions
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -56,7 +57,8 @@ public record OpenBookConfig(
     @JsonProperty("store") Store store,
     @JsonProperty("rerank") Rerank rerank,
     @JsonProperty("access") Access access,
-    @JsonProperty("analysis") Analysis analysis) {
+    @JsonProperty("analysis") Analysis analysis,
+    @JsonProperty("embedding") Embedding embedding) {
 
   public OpenBookConfig {
     principals = principals == null ? Map.of() : new LinkedHashMap<>(principals);
@@ -72,6 +74,15 @@ public record OpenBookConfig(
     store = store == null ? Store.LUCENE : store;
     rerank = rerank == null ? Rerank.NONE : rerank;
     analysis = analysis == null ? new Analysis(null, null) : analysis;
+    embedding = embedding == null ? new Embedding(null) : embedding;
+  }
+
+  /** A configuration without an embedding section. */
+  public OpenBookConfig(Map<String, List<String>> principals, Chunking chunking,
+      Retrieval retrieval, Gate gate, Ingest ingest, Llm llm, Server server, Store store,
+      Rerank rerank, Access access, Analysis analysis) {
+    this(principals, chunking, retrieval, gate, ingest, llm, server, store, rerank, access,
+        analysis, null);
   }
 
   /** A configuration without rerank, access or analysis sections. */
@@ -91,7 +102,7 @@ public record OpenBookConfig(
     }
     return new OpenBookConfig(principals, chunking, retrieval, gate, ingest, llm, server, store,
         rerank, access,
-        new Analysis(dir.resolve(syn).normalize().toString(), analysis.analyzer()));
+        new Analysis(dir.resolve(syn).normalize().toString(), analysis.analyzer()), embedding);
   }
 
   /**
@@ -116,7 +127,8 @@ public record OpenBookConfig(
 
   /** All defaults, no principals but the anonymous one. */
   public static OpenBookConfig defaults() {
-    return new OpenBookConfig(null, null, null, null, null, null, null, null, null, null, null);
+    return new OpenBookConfig(null, null, null, null, null, null, null, null, null, null, null,
+        null);
   }
 
   /**
@@ -139,7 +151,58 @@ public record OpenBookConfig(
         ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env),
         rerank.resolve(env), access.rules(),
         Optional.ofNullable(analysis.synonyms()).filter(p -> !p.isBlank()).map(Path::of),
-        analysis.resolveAnalyzer(), analysis.named());
+        analysis.resolveAnalyzer(), analysis.named(), embedding.resolve());
+  }
+
+  /**
+   * {@code embedding}: the query side of the dense models.
+   *
+   * @param queryInstruction per model, a text prepended to every question before that model
+   *     embeds it (never to chunks): {@code zh} for bge-small-zh-v1.5 (every question), {@code en}
+   *     for bge-small-en-v1.5 (English questions). {@value #MODEL_CARD} stands for the model
+   *     card's instruction ({@link org.openbook.embed.BgeSmallZhEmbedder#QUERY_INSTRUCTION},
+   *     {@link org.openbook.embed.BgeSmallEnEmbedder#QUERY_INSTRUCTION}), an empty string for
+   *     none; default none for both ({@link #DEFAULT_ZH}, {@link #DEFAULT_EN}, measured in
+   *     docs/BENCHMARKS.md, "Query instruction"). Changing it needs no re-ingest (chunk vectors
+   *     do not depend on it) but moves every question's cosine, so gate 1's {@code
+   *     gate.threshold} was chosen for the default (0.512 by the same rule with the zh model
+   *     card's instruction). It applies to the dense route (and so gate 1); gate 2 and sentence
+   *     choice compare the plain question with sentences.
+   */
+  public record Embedding(@JsonProperty("queryInstruction") Map<String, String> queryInstruction) {
+    /** Value meaning "the model card's instruction". */
+    public static final String MODEL_CARD = "model-card";
+    /** bge-small-zh's query instruction when the config names none. */
+    public static final String DEFAULT_ZH = "";
+    /** bge-small-en's query instruction when the config names none. */
+    public static final String DEFAULT_EN = "";
+
+    public Embedding {
+      queryInstruction =
+          queryInstruction == null ? Map.of() : new LinkedHashMap<>(queryInstruction);
+    }
+
+    /**
+     * @throws IllegalArgumentException naming {@code embedding.queryInstruction} when it has a
+     *     key other than {@code zh} and {@code en}
+     */
+    Settings.Embedding resolve() {
+      for (String key : queryInstruction.keySet()) {
+        if (!key.equals("zh") && !key.equals("en")) {
+          throw new IllegalArgumentException("embedding.queryInstruction has keys zh and en "
+              + "(one per model), not '" + key + "'");
+        }
+      }
+      return new Settings.Embedding(
+          instruction(queryInstruction.getOrDefault("zh", DEFAULT_ZH),
+              org.openbook.embed.BgeSmallZhEmbedder.QUERY_INSTRUCTION),
+          instruction(queryInstruction.getOrDefault("en", DEFAULT_EN),
+              org.openbook.embed.BgeSmallEnEmbedder.QUERY_INSTRUCTION));
+    }
+
+    private static String instruction(String value, String modelCard) {
+      return value == null ? "" : value.equals(MODEL_CARD) ? modelCard : value;
+    }
   }
 
   /**

@@ -41,6 +41,7 @@ import org.openbook.solr.SolrStoreConfig;
  *                   an existing index keeps the analyzer its manifest records (an index built
  *                   before the default changed opens as it was), see {@code
  *                   org.openbook.engine.OpenBook}
+ * @param embedding  the dense models' query instructions ({@code embedding})
  */
 public record Settings(
     Map<String, Set<String>> principals,
@@ -55,7 +56,8 @@ public record Settings(
     org.openbook.document.FolderAccess access,
     Optional<Path> synonyms,
     OpenBookAnalysis.Strategy analyzer,
-    boolean analyzerNamed) {
+    boolean analyzerNamed,
+    Embedding embedding) {
 
   public Settings {
     principals = Map.copyOf(principals);
@@ -80,6 +82,14 @@ public record Settings(
     }
     return analyzer;
   }
+
+  /**
+   * The query side of the dense models ({@code embedding.queryInstruction}).
+   *
+   * @param zhQueryInstruction prepended to every question bge-small-zh embeds; "" for none
+   * @param enQueryInstruction prepended to every question bge-small-en embeds; "" for none
+   */
+  public record Embedding(String zhQueryInstruction, String enQueryInstruction) {}
 
   /**
    * The principal called {@code name}; {@code null} or blank gives {@link Principal#ANONYMOUS}
