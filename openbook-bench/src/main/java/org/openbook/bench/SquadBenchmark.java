@@ -78,7 +78,7 @@ public final class SquadBenchmark implements Callable<Integer> {
       description = "Indexes and embedding cache (default: ${DEFAULT-VALUE}).")
   Path work;
 
-  @Option(names = "--analyzers", defaultValue = "CJK_BIGRAM",
+  @Option(names = "--analyzers", defaultValue = "UNIGRAM_BIGRAM",
       description = "BM25 analysis strategies, each run with every configuration (dense only "
           + "once: it does not use the analyzer) (default: ${DEFAULT-VALUE}).")
   String analyzers;
