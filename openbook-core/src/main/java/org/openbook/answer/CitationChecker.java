@@ -72,7 +72,8 @@ public final class CitationChecker {
       sentences.add(new CitedSentence(s, cited));
       if (cited.isEmpty()
           && Sentences.contentLength(s) >= MIN_CLAIM_LENGTH
-          && !refusal.isRefusal(s)) {
+          && !refusal.isRefusal(s)
+          && !CoverageNotes.isNote(s)) {
         uncited.add(s);
       }
     }

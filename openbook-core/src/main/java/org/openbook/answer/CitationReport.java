@@ -12,7 +12,8 @@ import java.util.List;
  * @param invalid          distinct cited numbers outside 1..sourceCount (0, 5, …), in order of
  *                         first appearance
  * @param sentences        every sentence of {@link #text} with its valid citations
- * @param uncitedSentences sentences that make a claim but cite nothing (the refusal sentence and
+ * @param uncitedSentences sentences that make a claim but cite nothing (the refusal sentence, the
+ *                         extractive answer's notes about the documents ({@code CoverageNotes}) and
  *                         fragments shorter than {@link CitationChecker#MIN_CLAIM_LENGTH} are not
  *                         listed)
  */

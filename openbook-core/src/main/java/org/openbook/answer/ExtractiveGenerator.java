@@ -178,7 +178,8 @@ public final class ExtractiveGenerator implements Generator {
         List<KeyTerm> lacking = coverage.check(question,
             sources.stream().map(ExtractiveGenerator::indexed).toList()).missingIdentifiers();
         if (!lacking.isEmpty()) {
-          text += (lang == AnswerLanguage.ZH ? "" : " ") + notDocumented(lacking, lang);
+          text += (lang == AnswerLanguage.ZH ? "" : " ")
+              + CoverageNotes.notDocumented(lacking, lang);
         }
       }
     } else {
@@ -194,7 +195,7 @@ public final class ExtractiveGenerator implements Generator {
               .toList());
       if (!noRow.isEmpty()) {
         text = refusal.sentenceFor(lang) + (lang == AnswerLanguage.ZH ? "" : " ")
-            + noEntry(noRow, lang);
+            + CoverageNotes.noEntry(noRow, lang);
       } else if (covered != null && (!covered.missingIdentifiers().isEmpty()
           || (covered.coveredShare() < MIN_COVERED_SHARE
               && covered.missing().stream().anyMatch(coverage::missingSubject)))) {
@@ -203,7 +204,7 @@ public final class ExtractiveGenerator implements Generator {
           lacking = covered.missing().stream().filter(coverage::missingSubject).toList();
         }
         text = refusal.sentenceFor(lang) + (lang == AnswerLanguage.ZH ? "" : " ")
-            + notDocumented(lacking, lang);
+            + CoverageNotes.notDocumented(lacking, lang);
       } else {
         StringBuilder sb = new StringBuilder(lang == AnswerLanguage.ZH ? labelZh : labelEn);
         Map<Integer, Set<Integer>> summedRows = new HashMap<>();
@@ -223,35 +224,19 @@ public final class ExtractiveGenerator implements Generator {
     return text;
   }
 
-  /** {@code 文档中没有关于 X、Y 的说明。} or {@code The documents say nothing about X, Y.} */
-  static String notDocumented(List<KeyTerm> terms, AnswerLanguage lang) {
-    List<String> names = terms.stream().map(KeyTerm::text).toList();
-    return lang == AnswerLanguage.ZH
-        ? "文档中没有关于 " + String.join("、", names) + " 的说明。"
-        : "The documents say nothing about " + String.join(", ", names) + ".";
-  }
-
-  /** {@code 文档中没有 X + Y 的条目。} or {@code The documents have no entry for X with Y.} */
-  static String noEntry(List<String> cells, AnswerLanguage lang) {
-    return lang == AnswerLanguage.ZH
-        ? "文档中没有 " + String.join(" + ", cells) + " 的条目。"
-        : "The documents have no entry for " + String.join(" with ", cells) + ".";
-  }
-
   /** The mapping of terms taken to mean a document term, then the terms not covered. */
   private static void appendNotes(StringBuilder sb, TermCoverage.Report covered,
       TermCoverage coverage, AnswerLanguage lang) {
     for (TermCoverage.Match m : covered.mapped()) {
-      sb.append(lang == AnswerLanguage.ZH
-          ? "（“" + m.term().text() + "”按文档中的“" + m.documentTerm() + "”理解。）"
-          : " (\"" + m.term().text() + "\" taken to mean \"" + m.documentTerm()
-              + "\", as the documents say.)");
+      sb.append(lang == AnswerLanguage.ZH ? "" : " ")
+          .append(CoverageNotes.mapped(m.term().text(), m.documentTerm(), lang));
     }
     // Named only when no document has the term: a word the corpus uses elsewhere (屋里, 以后)
     // is not something "the documents say nothing about".
     List<KeyTerm> absent = covered.missing().stream().filter(coverage::missingSubject).toList();
     if (!absent.isEmpty()) {
-      sb.append(lang == AnswerLanguage.ZH ? "" : " ").append(notDocumented(absent, lang));
+      sb.append(lang == AnswerLanguage.ZH ? "" : " ")
+          .append(CoverageNotes.notDocumented(absent, lang));
     }
   }
 

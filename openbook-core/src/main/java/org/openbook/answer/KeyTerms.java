@@ -14,7 +14,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.WordlistLoader;
+import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.util.IOUtils;
 import org.openbook.analysis.OpenBookAnalysis;
 import org.openbook.analysis.QueryTerms;
 import org.openbook.analysis.Synonyms;
@@ -26,8 +29,9 @@ import org.openbook.analysis.TextAnalysis;
  * {@link OpenBookAnalysis.Strategy#SMARTCN}) and OpenBook's identifier-preserving tokenizer for
  * the rest, so {@code "云管家报错 ERR_4517 是什么意思"} gives {@code 云管家, 报错, ERR_4517} (the
  * segmenter may cut a long word into shorter ones). Dropped: one-character Han words (mostly
- * particles and measure words), numbers without letters, English stop words, and the words of
- * the resource {@code question-stopwords.txt} (interrogatives, pronouns, modal verbs; e.g.
+ * particles and measure words), numbers without letters, English function words (the Snowball
+ * project's English stop list as Lucene ships it, {@code snowball/english_stop.txt}: have, does,
+ * been, …), and the words of the resource {@code question-stopwords.txt} (interrogatives, pronouns, modal verbs; e.g.
  * 什么, 怎么办, 多少, what, how). Each term carries its tokens under the index's own analysis, so
  * containment is judged exactly as BM25 matches. Terms of the user's synonym list are kept whole.
  * Immutable and thread-safe.
@@ -144,6 +148,9 @@ public final class KeyTerms {
           }
         }
       }
+      out.addAll(WordlistLoader.getSnowballWordSet(IOUtils.getDecodingReader(
+          SnowballFilter.class, "english_stop.txt", StandardCharsets.UTF_8)).stream()
+          .map(w -> new String((char[]) w)).toList());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -70,6 +70,22 @@ class CitationCheckerTest {
   }
 
   @Test
+  void should_not_report_the_extractive_notes_about_the_documents_as_uncited() {
+    KeyTerm parking = new KeyTerm("parking", List.of("parking"), false, false);
+    KeyTerm shuttle = new KeyTerm("班车", List.of("班车"), false, true);
+    String answer = "(Extract) Sessions are closed after 12 hours[1]. "
+        + CoverageNotes.mapped("VPN", "remote access", AnswerLanguage.EN) + " "
+        + CoverageNotes.notDocumented(List.of(parking), AnswerLanguage.EN)
+        + " Visitors must sign in at the desk. "
+        + CoverageNotes.notDocumented(List.of(shuttle), AnswerLanguage.ZH)
+        + CoverageNotes.noEntry(List.of("ZQ-7781", "蓝色"), AnswerLanguage.ZH);
+
+    CitationReport r = checker.check(answer, 1);
+
+    assertThat(r.uncitedSentences()).containsExactly("Visitors must sign in at the desk.");
+  }
+
+  @Test
   void should_not_report_refusal_or_short_fragments_as_uncited() {
     CitationReport r = checker.check(
         "1. 年假需提前三天申请[1]。\n注：\n根据现有文档无法回答该问题。\nVersion 8.1.4 is required.", 3);
