@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.openbook.engine.OpenBook;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
@@ -94,6 +96,20 @@ class CliErrorsTest {
     Run r = run("search", "q", "--index", tmp.toString(), "--config", cfg.toString());
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).contains("unknown key 'retrieval.topk'").contains("topK");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+      "embedding:\\n  queryInstruction: model-card\\n | embedding.queryInstruction | expected a mapping (key: value lines), got 'model-card'",
+      "retrieval:\\n  fetchK: many\\n | retrieval.fetchK | expected a number, got 'many'",
+      "retrieval: [1, 2]\\n | retrieval | expected a mapping (key: value lines), got a list"})
+  void should_say_what_a_mistyped_config_value_should_be_in_yaml_terms(String yaml, String path,
+      String message) throws Exception {
+    Path cfg = Files.writeString(tmp.resolve("c.yaml"), yaml.replace("\\n", "\n"));
+    Run r = run("search", "q", "--index", tmp.toString(), "--config", cfg.toString());
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("at '" + path + "': " + message)
+        .doesNotContain("java.").doesNotContain("LinkedHashMap");
   }
 
   @Test

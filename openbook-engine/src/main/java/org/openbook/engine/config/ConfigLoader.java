@@ -3,6 +3,7 @@ package org.openbook.engine.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +11,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -53,8 +57,9 @@ public final class ConfigLoader {
     }
     ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    JsonNode tree = null;
     try {
-      JsonNode tree = yaml.readTree(file.toFile());
+      tree = yaml.readTree(file.toFile());
       if (tree == null || tree.isMissingNode() || tree.isNull()) {
         return OpenBookConfig.defaults(); // an empty or comments-only file: all defaults
       }
@@ -63,6 +68,10 @@ public final class ConfigLoader {
     } catch (UnrecognizedPropertyException e) {
       throw new ConfigException("bad config " + file + ": unknown key '" + dotted(e)
           + "' (known here: " + e.getKnownPropertyIds() + ")", e);
+    } catch (MismatchedInputException e) {
+      // Jackson's own text names Java types (LinkedHashMap, Integer); say it in YAML's terms.
+      throw new ConfigException("bad config " + file + " at '" + dotted(e) + "': expected "
+          + expected(e.getTargetType()) + ", got " + found(tree, e), e);
     } catch (JsonMappingException e) {
       throw new ConfigException("bad config " + file + " at '" + dotted(e) + "': "
           + firstLine(e.getOriginalMessage()), e);
@@ -86,6 +95,43 @@ public final class ConfigLoader {
       }
     }
     return sb.toString();
+  }
+
+  /** What a YAML author should have written for a value of {@code type}. */
+  private static String expected(Class<?> type) {
+    if (type == null) {
+      return "another kind of value";
+    }
+    if (Map.class.isAssignableFrom(type) || type.isRecord()) {
+      return "a mapping (key: value lines)";
+    }
+    if (Collection.class.isAssignableFrom(type) || type.isArray()) {
+      return "a list";
+    }
+    if (type == Boolean.class || type == boolean.class) {
+      return "true or false";
+    }
+    if (Number.class.isAssignableFrom(type) || (type.isPrimitive() && type != char.class)) {
+      return "a number";
+    }
+    return type.isEnum() ? "one of " + Arrays.toString(type.getEnumConstants()).toLowerCase(
+        Locale.ROOT) : "text";
+  }
+
+  /** The offending YAML value at the error's path, quoted, or its kind for a mapping or list. */
+  private static String found(JsonNode tree, JsonMappingException e) {
+    JsonNode node = tree;
+    for (JsonMappingException.Reference r : e.getPath()) {
+      if (node == null) {
+        break;
+      }
+      node = r.getFieldName() != null ? node.get(r.getFieldName()) : node.get(r.getIndex());
+    }
+    if (node == null) {
+      return "something else";
+    }
+    return node.isObject() ? "a mapping" : node.isArray() ? "a list"
+        : node.isNull() ? "nothing" : "'" + node.asText() + "'";
   }
 
   private static String firstLine(String message) {
