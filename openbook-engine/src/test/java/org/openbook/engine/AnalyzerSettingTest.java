@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbook.analysis.OpenBookAnalysis.Strategy;
-import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.ConfigYaml;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.index.IndexMismatchException;
 import org.openbook.testing.HashEmbedder;
@@ -22,9 +22,7 @@ class AnalyzerSettingTest {
   @TempDir Path tmp;
 
   private OpenBookConfig yaml(String text) throws IOException {
-    Path file = tmp.resolve("openbook.yaml");
-    Files.writeString(file, text, StandardCharsets.UTF_8);
-    return ConfigLoader.read(file);
+    return ConfigYaml.read(tmp, text);
   }
 
   @Test

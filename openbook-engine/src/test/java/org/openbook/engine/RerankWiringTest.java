@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openbook.answer.Answer;
 import org.openbook.answer.AnswerStatus;
 import org.openbook.answer.Answerer;
-import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.ConfigYaml;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.ingest.IngestListener;
 import org.openbook.rerank.ScriptedRerankServer;
@@ -37,9 +37,7 @@ class RerankWiringTest {
   }
 
   private OpenBookConfig config(String yaml) throws Exception {
-    Path file = dir.resolve("openbook.yaml");
-    Files.writeString(file, yaml);
-    return ConfigLoader.read(file);
+    return ConfigYaml.read(dir, yaml);
   }
 
   private OpenBook engine(OpenBookConfig config) throws Exception {

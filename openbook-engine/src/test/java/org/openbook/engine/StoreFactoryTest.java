@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbook.engine.config.ConfigLoader;
+import org.openbook.engine.config.ConfigYaml;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.engine.config.Settings;
 import org.openbook.lucene.LuceneChunkStore;
@@ -23,9 +23,7 @@ class StoreFactoryTest {
   @TempDir Path tmp;
 
   private OpenBookConfig yaml(String text) throws IOException {
-    Path file = tmp.resolve("openbook.yaml");
-    Files.writeString(file, text, StandardCharsets.UTF_8);
-    return ConfigLoader.read(file);
+    return ConfigYaml.read(tmp, text);
   }
 
   @Test

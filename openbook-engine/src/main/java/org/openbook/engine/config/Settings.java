@@ -75,12 +75,11 @@ public record Settings(
     if (analyzerNamed || recorded.isEmpty()) {
       return analyzer;
     }
-    for (OpenBookAnalysis.Strategy s : OpenBookAnalysis.Strategy.values()) {
-      if (OpenBookAnalysis.of(s).id().equals(recorded.get())) {
-        return s;
-      }
+    try {
+      return OpenBookAnalysis.forId(recorded.get()).strategy();
+    } catch (IllegalArgumentException unknown) {
+      return analyzer; // the manifest check names both ids and gives the --reset hint
     }
-    return analyzer;
   }
 
   /**

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,9 +17,7 @@ class EmbeddingSettingTest {
   @TempDir Path tmp;
 
   private Settings.Embedding resolve(String yaml) throws IOException {
-    Path file = tmp.resolve("openbook.yaml");
-    Files.writeString(file, yaml, StandardCharsets.UTF_8);
-    return ConfigLoader.read(file).resolve(Map.of()).embedding();
+    return ConfigYaml.read(tmp, yaml).resolve(Map.of()).embedding();
   }
 
   @Test
