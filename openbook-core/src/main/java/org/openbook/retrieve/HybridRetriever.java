@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.openbook.analysis.Synonyms;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.DenseRoutes;
@@ -149,19 +148,9 @@ public final class HybridRetriever implements Retriever {
   /** The route's result, with its own exception type restored. */
   private static SparseRun join(CompletableFuture<SparseRun> run) throws IOException {
     try {
-      return run.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof UncheckedIOException io) {
-        throw io.getCause();
-      }
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw e;
+      return QueryThreads.join(run);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 
