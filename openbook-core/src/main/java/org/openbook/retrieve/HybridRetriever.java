@@ -95,8 +95,9 @@ public final class HybridRetriever implements Retriever {
     CompletableFuture<SparseRun> sparseRun = mode == Mode.DENSE
         ? CompletableFuture.completedFuture(new SparseRun(
             new SearchCoverage.Tracked<>(List.of(), List.of()), Double.NaN))
+        // with no dense route to overlap (SPARSE), on this thread: a hand-off would only add to it
         : CompletableFuture.supplyAsync(() -> sparseRoute(query, filter, scaleNeeded),
-            QueryThreads.POOL);
+            mode == Mode.SPARSE ? Runnable::run : QueryThreads.POOL);
     // the primary field's cosines: gate 1's signal and every hit's denseScore
     List<List<ScoredChunk>> lists = new ArrayList<>(List.of(List.of()));
     SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> {
