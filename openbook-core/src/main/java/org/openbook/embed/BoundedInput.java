@@ -35,7 +35,7 @@ public final class BoundedInput {
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
       String candidate = ends(cps, mid);
-      if (embedder.countTokens(candidate) <= limit) {
+      if (embedder.fitsTokens(candidate, limit)) {
         best = candidate;
         lo = mid + 1;
       } else {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.openbook.index.DenseField;
 
 /**
@@ -207,14 +206,7 @@ public final class DenseRoutes {
     CompletableFuture<float[]> en = CompletableFuture.supplyAsync(
         () -> english.embed(englishQueryInput(text)), QueryThreads.POOL);
     float[] p = primary.embed(primaryQueryInput(text));
-    try {
-      return new RoutedVectors(p, Map.of(ENGLISH, en.join()));
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
+    return new RoutedVectors(p, Map.of(ENGLISH, QueryThreads.join(en)));
   }
 
   /**

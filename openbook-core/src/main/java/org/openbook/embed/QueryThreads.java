@@ -1,5 +1,7 @@
 package org.openbook.embed;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -19,4 +21,23 @@ public final class QueryThreads {
   });
 
   private QueryThreads() {}
+
+  /**
+   * The result of a task run on {@link #POOL}, waiting for it; its failure is rethrown as the
+   * task threw it (a {@link RuntimeException} or {@link Error}), not wrapped in a {@link
+   * CompletionException}.
+   */
+  public static <T> T join(CompletableFuture<T> task) {
+    try {
+      return task.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
 }

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.openbook.analysis.Synonyms;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.DenseRoutes;
@@ -96,8 +95,9 @@ public final class HybridRetriever implements Retriever {
     CompletableFuture<SparseRun> sparseRun = mode == Mode.DENSE
         ? CompletableFuture.completedFuture(new SparseRun(
             new SearchCoverage.Tracked<>(List.of(), List.of()), Double.NaN))
+        // with no dense route to overlap (SPARSE), on this thread: a hand-off would only add to it
         : CompletableFuture.supplyAsync(() -> sparseRoute(query, filter, scaleNeeded),
-            QueryThreads.POOL);
+            mode == Mode.SPARSE ? Runnable::run : QueryThreads.POOL);
     // the primary field's cosines: gate 1's signal and every hit's denseScore
     List<List<ScoredChunk>> lists = new ArrayList<>(List.of(List.of()));
     SearchCoverage.Tracked<List<ScoredChunk>> d = SearchCoverage.track(() -> {
@@ -149,19 +149,9 @@ public final class HybridRetriever implements Retriever {
   /** The route's result, with its own exception type restored. */
   private static SparseRun join(CompletableFuture<SparseRun> run) throws IOException {
     try {
-      return run.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof UncheckedIOException io) {
-        throw io.getCause();
-      }
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw e;
+      return QueryThreads.join(run);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 
