@@ -186,14 +186,15 @@ public final class SupportChecker {
     Matcher m = SUM.matcher(claim);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
-      List<String> operands = List.of(m.group(1).split("\\s*\\+\\s*"));
+      // group 1 starts and ends with a digit, so the split leaves no blanks around an operand
+      String[] operands = m.group(1).split("\\s*\\+\\s*");
       BigDecimal total = BigDecimal.ZERO;
       for (String o : operands) {
-        total = total.add(new BigDecimal(o.strip().replace(",", "")));
+        total = total.add(new BigDecimal(o.replace(",", "")));
       }
       boolean adds = total.compareTo(new BigDecimal(m.group(2).replace(",", ""))) == 0;
       m.appendReplacement(out, Matcher.quoteReplacement(
-          adds ? String.join(" ", operands.stream().map(String::strip).toList()) : m.group()));
+          adds ? String.join(" ", operands) : m.group()));
     }
     m.appendTail(out);
     return out.toString();

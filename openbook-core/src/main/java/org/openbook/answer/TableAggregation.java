@@ -278,32 +278,33 @@ final class TableAggregation {
         List<Object> key = s.hit() == null
             ? List.of(s.n(), u.block(), header)
             : List.of(s.source(), s.headingPath(), header, s.hit().chunk().docId());
-        tables.computeIfAbsent(key, k -> new Table(header, new ArrayList<>(), new TreeSet<>()))
+        tables.computeIfAbsent(key, k -> new Table(header, new ArrayList<>()))
             .add(new Row(s.n(), ordinal, pos, cells));
       }
     }
+    tables.values().forEach(t -> t.rows().sort(java.util.Comparator.comparingInt(Row::ordinal)
+        .thenComparingInt(Row::position)));
     return List.copyOf(tables.values());
   }
 
   /** A body row: source number, chunk ordinal (-1 unknown), unit position, cells. */
   private record Row(int n, int ordinal, int position, List<String> cells) {}
 
-  /** One table: its header cells, its rows, and the chunk ordinals they came from. */
-  private record Table(List<String> header, List<Row> rows, TreeSet<Integer> ordinals) {
+  /** One table: its header cells and its rows (in table order once {@link #tables} returns). */
+  private record Table(List<String> header, List<Row> rows) {
 
     void add(Row r) {
       // the same row twice (one chunk given twice) is one row
       if (rows.stream().noneMatch(o -> o.ordinal() == r.ordinal() && o.ordinal() >= 0
           && o.position() == r.position() && o.cells().equals(r.cells()))) {
         rows.add(r);
-        rows.sort(java.util.Comparator.comparingInt(Row::ordinal)
-            .thenComparingInt(Row::position));
-        ordinals.add(r.ordinal());
       }
     }
 
     /** Whether the rows' chunks have no gap in their ordinals. */
     boolean contiguous() {
+      TreeSet<Integer> ordinals = new TreeSet<>();
+      rows.forEach(r -> ordinals.add(r.ordinal()));
       return ordinals.last() - ordinals.first() + 1 == ordinals.size();
     }
 
