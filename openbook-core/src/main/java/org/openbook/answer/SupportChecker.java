@@ -71,10 +71,17 @@ public final class SupportChecker {
    */
   public static final double DEFAULT_MIN_COSINE = 0.6;
 
-  /** A written-out sum: operands joined by {@code +}, {@code =}, the result, a unit. */
+  /** One operand of a written-out sum: a numeric table cell as written ({@code ¥1,200}, {@code 24h}). */
+  private static final String OPERAND = TableAggregation.CURRENCY + "?\\s*"
+      + TableAggregation.DECIMAL + "\\s*" + TableAggregation.UNIT;
+
+  /**
+   * A written-out sum ({@link TableSum#statement}): operands joined by {@code +}, {@code =}, the
+   * result, a unit.
+   */
   private static final Pattern SUM = Pattern.compile(
-      "((?:\\d[\\d,]*(?:\\.\\d+)?\\s*\\+\\s*)+\\d[\\d,]*(?:\\.\\d+)?)\\s*=\\s*"
-          + "(\\d[\\d,]*(?:\\.\\d+)?)(?:\\s*\\p{L}{1,4}(?![\\p{L}\\d]))?");
+      "((?:" + OPERAND + "\\s*\\+\\s*)+" + OPERAND + ")\\s*=\\s*" + TableAggregation.CURRENCY
+          + "?\\s*(" + TableAggregation.DECIMAL + ")(?:\\s*\\p{L}{1,4}(?![\\p{L}\\d]))?");
 
   private final double threshold;
   private final Embedder embedder;
@@ -186,13 +193,18 @@ public final class SupportChecker {
     Matcher m = SUM.matcher(claim);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
-      // group 1 starts and ends with a digit, so the split leaves no blanks around an operand
-      String[] operands = m.group(1).split("\\s*\\+\\s*");
+      String[] operands = m.group(1).strip().split("\\s*\\+\\s*");
       BigDecimal total = BigDecimal.ZERO;
       for (String o : operands) {
-        total = total.add(new BigDecimal(o.replace(",", "")));
+        Matcher cell = TableAggregation.NUMBER.matcher(o);
+        if (!cell.matches()) { // a "+" sign read as the next operand's: not a sum after all
+          total = null;
+          break;
+        }
+        total = total.add(new BigDecimal(cell.group(2).replace(",", "")));
       }
-      boolean adds = total.compareTo(new BigDecimal(m.group(2).replace(",", ""))) == 0;
+      boolean adds = total != null
+          && total.compareTo(new BigDecimal(m.group(2).replace(",", ""))) == 0;
       m.appendReplacement(out, Matcher.quoteReplacement(
           adds ? String.join(" ", operands) : m.group()));
     }

@@ -71,12 +71,20 @@ final class TableAggregation {
   /** Fewest letters or digits of a cell value that can select rows (one Han char is too loose). */
   static final int MIN_VALUE_CHARS = 2;
 
+  /** A currency sign a numeric cell may start with (regex). */
+  static final String CURRENCY = "[¥￥$€£]";
+  /** The number of a numeric cell, thousands separators allowed (regex, no groups). */
+  static final String DECIMAL = "[+-]?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?";
+  /** The unit suffix of a numeric cell, at most four letters (regex). */
+  static final String UNIT = "\\p{L}{0,4}";
+
   /**
-   * A numeric cell: currency sign, number (thousands separators allowed), optional unit suffix
-   * of at most four letters.
+   * A numeric cell: currency sign, number, optional unit suffix (groups 1, 2, 3). The sum's
+   * operands are such cells as written, so {@link SupportChecker} reads a written-out sum with
+   * the same parts.
    */
   static final Pattern NUMBER = Pattern.compile(
-      "([¥￥$€£])?\\s*([+-]?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?)\\s*(\\p{L}{0,4})");
+      "(" + CURRENCY + ")?\\s*(" + DECIMAL + ")\\s*(" + UNIT + ")");
 
   /** A header cell with a bracketed unit: {@code 学费（元）}, {@code Price (USD)}. */
   private static final Pattern HEADER_UNIT =

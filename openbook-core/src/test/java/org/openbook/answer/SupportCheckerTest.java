@@ -195,4 +195,21 @@ class SupportCheckerTest {
     assertThat(SupportChecker.withoutDerived("合计：1,200 + 1,800 = 3000 USD.")).isEqualTo(
         "合计：1,200 1,800.");
   }
+
+  @Test
+  void should_read_a_sum_of_cells_with_a_currency_sign_or_a_unit_as_table_sums_write_them() {
+    // TableSum quotes the cells as written; the check must read them with the same grammar
+    List<Source> sources = Fixtures.sources("training/d.md",
+        "| 专业 | 阶段 | 学时 | 费用 |\n|---|---|---|---|\n| 烘焙 | 初级 | 20h | ¥900 |\n"
+            + "| 烘焙 | 中级 | 30h | ¥1,500 |\n");
+
+    assertThat(check("烘焙 初级、中级 的费用合计：¥900 + ¥1,500 = 2400[1]。", sources).unsupported())
+        .isEmpty();
+    assertThat(check("烘焙 初级、中级 的学时合计：20h + 30h = 50 h[1]。", sources).unsupported())
+        .isEmpty();
+    assertThat(check("烘焙 初级、中级 的费用合计：¥900 + ¥1,500 = 2500[1]。", sources).unsupported())
+        .containsExactly(1);
+    assertThat(SupportChecker.withoutDerived("Total: $1,200 + $800 = 2000 USD.")).isEqualTo(
+        "Total: $1,200 $800.");
+  }
 }
