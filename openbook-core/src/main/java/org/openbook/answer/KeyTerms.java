@@ -31,8 +31,8 @@ import org.openbook.analysis.TextAnalysis;
  * segmenter may cut a long word into shorter ones). Dropped: one-character Han words (mostly
  * particles and measure words), numbers without letters, English function words (the Snowball
  * project's English stop list as Lucene ships it, {@code snowball/english_stop.txt}: have, does,
- * been, …), and the words of the resource {@code question-stopwords.txt} (interrogatives, pronouns, modal verbs; e.g.
- * 什么, 怎么办, 多少, what, how). Each term carries its tokens under the index's own analysis, so
+ * been, …), and the words of the resource {@code question-stopwords.txt} (interrogatives,
+ * pronouns, modal verbs; e.g. 什么, 怎么办, 多少, many, long). Each term carries its tokens under the index's own analysis, so
  * containment is judged exactly as BM25 matches. Terms of the user's synonym list are kept whole.
  * Immutable and thread-safe.
  */
