@@ -71,7 +71,7 @@ public final class SupportChecker {
    */
   public static final double DEFAULT_MIN_COSINE = 0.6;
 
-  /** One operand of a written-out sum: a numeric table cell as written ({@code ¥1,200}, {@code 24h}). */
+  /** One operand of a written-out sum: a numeric cell as written ({@code ¥1,200}, {@code 24h}). */
   private static final String OPERAND = TableAggregation.CURRENCY + "?\\s*"
       + TableAggregation.DECIMAL + "\\s*" + TableAggregation.UNIT;
 
