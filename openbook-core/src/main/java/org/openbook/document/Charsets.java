@@ -69,7 +69,7 @@ public final class Charsets {
     Decoded d = decodeText(b, source);
     if (controlShare(d.text()) > MAX_CONTROL_SHARE) {
       throw new LoadException(LoadException.Reason.BINARY,
-          source + ": binary content (too many control characters as " + d.charset() + ")");
+          source + ": too many control characters as " + d.charset());
     }
     return d;
   }
@@ -98,7 +98,7 @@ public final class Charsets {
         }
       }
       throw new LoadException(LoadException.Reason.BINARY,
-          source + ": binary content (NUL bytes and not UTF-16)");
+          source + ": NUL bytes, and not UTF-16");
     }
     String utf8 = strict(b, StandardCharsets.UTF_8);
     if (utf8 != null) {

@@ -39,6 +39,10 @@ public class LoadException extends Exception {
 
   private final Reason reason;
 
+  /**
+   * @param message names the file and says why, without repeating the reason's label: a skip is
+   *                shown as both, {@code bin.txt (binary content: NUL bytes, and not UTF-16)}
+   */
   public LoadException(Reason reason, String message) {
     super(message);
     this.reason = reason;

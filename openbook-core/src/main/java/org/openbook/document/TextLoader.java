@@ -50,7 +50,7 @@ public final class TextLoader implements DocumentLoader {
     }
     if (sections.isEmpty()) {
       throw new LoadException(LoadException.Reason.EMPTY, source
-          + (fm.end() > 0 ? ": no text outside front matter" : ": empty or whitespace only"));
+          + (fm.end() > 0 ? ": no text outside front matter" : ": no text"));
     }
     Map<String, String> meta = new LinkedHashMap<>(fm.meta());
     meta.put(CHARSET, decoded.charset().name());
