@@ -1,21 +1,19 @@
 package org.openbook.app.server;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
 import java.util.Set;
 
 /**
- * Reads and validates the JSON bodies of {@code /v1/ask} and {@code /v1/search}. Every error is
- * an {@link ApiException} naming the field. Fields that would choose who is asking
- * ({@code principal}, {@code dept}, …) are rejected: the principal comes only from the token.
+ * Reads and validates the JSON bodies of {@code /v1/ask} and {@code /v1/search} (and the object
+ * bodies of the other routes). Every error is an {@link ApiException} naming the field. Bodies
+ * are parsed strictly ({@link StrictJson}): one JSON value, no duplicate keys. Fields that
+ * would choose who is asking ({@code principal}, {@code dept}, …) are rejected: the principal
+ * comes only from the token.
  */
 public final class ApiRequests {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   /** Body fields that try to choose access; refused so a client learns they have no effect. */
   static final Set<String> ACCESS_FIELDS =
       Set.of("principal", "dept", "depts", "department", "departments", "user", "role");
@@ -106,16 +104,7 @@ public final class ApiRequests {
     if (bytes.length == 0) {
       throw ApiException.badRequest("body", "empty body: expected a JSON object");
     }
-    JsonNode root;
-    try {
-      root = JSON.readTree(bytes);
-    } catch (JacksonException e) {
-      throw ApiException.badRequest("body", "malformed JSON at line "
-          + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ", column "
-          + (e.getLocation() == null ? "?" : e.getLocation().getColumnNr()));
-    } catch (IOException e) {
-      throw ApiException.badRequest("body", "cannot read request body: " + e.getMessage());
-    }
+    JsonNode root = StrictJson.read(bytes);
     if (root == null || !root.isObject()) {
       throw ApiException.badRequest("body", "expected a JSON object");
     }

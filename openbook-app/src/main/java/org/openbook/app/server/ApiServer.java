@@ -68,6 +68,7 @@ public final class ApiServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PRINCIPAL = "openbook.principal";
+  private static final String IDENTITY = "openbook.identity";
   private static final String REQUEST_ID = "openbook.requestId";
   /** Longest question accepted, in characters; longer ones are refused with 400. */
   public static final int MAX_QUESTION_CHARS = 1000;
@@ -90,7 +91,6 @@ public final class ApiServer implements AutoCloseable {
   private final OpenBook engine;
   private final Retriever retriever;
   private final Authenticator auth;
-  private final Set<String> writers;
   private final ApiRequests requests;
   private final Corpus corpus;
   private final ConversationLibrary conversations;
@@ -134,16 +134,16 @@ public final class ApiServer implements AutoCloseable {
     this.agentConversations = settings.llm().isPresent()
         ? Optional.of(engine.conversations(engine.agent(), conversations)) : Optional.empty();
     this.auth = new Authenticator(settings);
-    this.writers = Set.copyOf(s.writers());
     this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
     this.maxUploadBytes = s.maxUploadBytes();
     long maxFile = settings.ingest().maxFileBytes();
     this.corpus = new Corpus(engine, docs, maxFile);
     Corpus.Reconciled r = corpus.reconcile();
     if (!r.rolledBack().isEmpty()) {
-      LOG.warn("start-up: rolled back the interrupted upload of {}", r.rolledBack());
+      LOG.warn("start-up: rolled back the interrupted upload of {}",
+          LogSafe.of(r.rolledBack()));
     }
-    corpus.writesDisabled().ifPresent(w -> LOG.warn("start-up: {}", w));
+    corpus.writesDisabled().ifPresent(w -> LOG.warn("start-up: {}", LogSafe.of(w)));
     this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
     this.metrics.chunks(corpus.count());
     this.app = Javalin.create(c -> {
@@ -155,6 +155,12 @@ public final class ApiServer implements AutoCloseable {
       c.http.maxRequestSize = Math.max(s.maxBodyBytes(), maxUploadBytes);
       c.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
       c.jetty.multipartConfig.maxFileSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
+      // Jetty's own 400/431 replies in the API's JSON shape with the security headers
+      c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
+      c.jetty.modifyServletContextHandler(h -> {
+        h.setErrorHandler(new JsonErrorHandler());
+        MethodOverrideFilter.install(h);  // the method is the request line's, never a header's
+      });
       c.staticFiles.add(sf -> {
         sf.hostedPath = "/";
         sf.directory = "/web";
@@ -211,7 +217,11 @@ public final class ApiServer implements AutoCloseable {
       ctx.header("Referrer-Policy", "no-referrer");
       ctx.header("X-Frame-Options", "DENY");
     });
-    app.before("/v1/*", ctx -> ctx.attribute(PRINCIPAL, auth.authenticate(ctx.header("Authorization"))));
+    app.before("/v1/*", ctx -> {
+      Identity id = auth.identify(ctx.header("Authorization"));
+      ctx.attribute(IDENTITY, id);
+      ctx.attribute(PRINCIPAL, id.principal());
+    });
     app.post("/v1/ask", this::ask);
     app.post("/v1/search", this::search);
     app.get("/v1/me", this::me);
@@ -283,7 +293,8 @@ public final class ApiServer implements AutoCloseable {
   /** Logs {@code e} under the request id and returns the generic 500 the client sees. */
   private static ApiException internal(Context ctx, Throwable e) {
     String id = ctx.attribute(REQUEST_ID);
-    LOG.error("request {} {} {} failed", id, ctx.method(), ctx.path(), e);
+    LOG.error("request {} {} {} failed", id, ctx.method(), LogSafe.of(ctx.path()),
+        LogSafe.of(e));
     return new ApiException(500, null, "internal error; quote request id " + id);
   }
 
@@ -315,8 +326,8 @@ public final class ApiServer implements AutoCloseable {
     return ctx.attribute(PRINCIPAL);
   }
 
-  private boolean isWriter(Principal p) {
-    return writers.contains(p.name());
+  private static Identity identity(Context ctx) {
+    return ctx.attribute(IDENTITY);
   }
 
   // ------------------------------------------------------------------ ask and search
@@ -373,7 +384,7 @@ public final class ApiServer implements AutoCloseable {
       sse.send("final", JsonOutput.write(fin));
     } catch (SseEmitter.ClientGoneException e) {
       metrics.askCancelled();
-      LOG.debug("ask stream of {} cancelled: the client went away", who.name());
+      LOG.debug("ask stream of {} cancelled: the client went away", LogSafe.of(who.name()));
     } catch (RuntimeException e) {
       // The 200 header is gone: report the failure as a last event instead of a status.
       ApiException err = e instanceof InputTooLongException ? tooLong() : internal(ctx, e);
@@ -397,7 +408,8 @@ public final class ApiServer implements AutoCloseable {
     }
     if (a.status() == org.openbook.answer.AnswerStatus.FAILED) {
       // the reason may name the LLM endpoint; it goes to the log, the client gets a generic one
-      LOG.warn("answer failed for {}: {}", query.principal().name(), a.diagnostics().reason());
+      LOG.warn("answer failed for {}: {}", LogSafe.of(query.principal().name()),
+          LogSafe.of(a.diagnostics().reason()));
       ((ObjectNode) body.get("diagnostics")).put("reason", "the answer could not be generated");
     }
     body.put("conversationId", conversationId);
@@ -481,9 +493,10 @@ public final class ApiServer implements AutoCloseable {
     Principal who = principal(ctx);
     ObjectNode body = JSON.createObjectNode();
     body.put("principal", who.name());
+    body.put("displayName", identity(ctx).displayName());
     ArrayNode depts = body.putArray("departments");
     who.departments().stream().sorted().forEach(depts::add);
-    body.put("writer", isWriter(who));
+    body.put("writer", identity(ctx).writer());
     ctx.contentType("application/json").result(body.toString());
   }
 
@@ -700,7 +713,7 @@ public final class ApiServer implements AutoCloseable {
 
   private void upload(Context ctx) throws IOException {
     Principal who = principal(ctx);
-    requireWriter(who);
+    Authenticator.requireWriter(identity(ctx));
     if (ctx.contentLength() > maxUploadBytes) {
       throw new ApiException(413, "body", "upload of " + ctx.contentLength()
           + " bytes exceeds the limit of " + maxUploadBytes + " bytes (server.maxUploadBytes)");
@@ -717,7 +730,7 @@ public final class ApiServer implements AutoCloseable {
     } catch (RuntimeException e) {
       // Jetty refuses a body over the size limit, or a malformed part (e.g. a NUL in a name)
       LOG.info("request {}: unreadable multipart body: {}", ctx.<String>attribute(REQUEST_ID),
-          e.toString());
+          LogSafe.of(e.toString()));
       boolean tooLarge = String.valueOf(e.getMessage()).toLowerCase().contains("size")
           || e.getCause() instanceof IllegalStateException;
       throw tooLarge
@@ -761,7 +774,7 @@ public final class ApiServer implements AutoCloseable {
       if (e instanceof CorpusException ce) {
         return map(ce);
       }
-      LOG.error("upload job {} of {} failed", j.id, who.name(), e);
+      LOG.error("upload job {} of {} failed", j.id, LogSafe.of(who.name()), LogSafe.of(e));
       return new ApiException(500, null, "internal error; quote job id " + j.id);
     });
     ObjectNode reply = JSON.createObjectNode().put("jobId", job.id)
@@ -816,7 +829,7 @@ public final class ApiServer implements AutoCloseable {
 
   private void delete(Context ctx) throws IOException {
     Principal who = principal(ctx);
-    requireWriter(who);
+    Authenticator.requireWriter(identity(ctx));
     String source = ctx.pathParam("source");
     corpus.delete(who, source);
     long total = corpus.count();
@@ -844,13 +857,6 @@ public final class ApiServer implements AutoCloseable {
     ArrayNode ids = n.putArray("chunkIds");
     s.chunkIds().forEach(ids::add);
     ctx.contentType("application/json").result(n.toString());
-  }
-
-  private void requireWriter(Principal who) {
-    if (!isWriter(who)) {
-      throw new ApiException(403, "Authorization", "principal '" + who.name()
-          + "' may not change documents (not in server.writers)");
-    }
   }
 
   private void health(Context ctx) throws IOException {

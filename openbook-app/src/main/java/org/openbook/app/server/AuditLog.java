@@ -51,6 +51,8 @@ public final class AuditLog {
     line.put("questionSha256", sha256(question));
     line.set("chunkIds", JSON.valueToTree(chunkIds));
     String text = line.toString();
+    // Jackson escapes C0 controls; U+2028, U+0085 and the like are escaped here (still JSON)
+    text = LogSafe.of(text);
     LOG.info(text);
     if (file != null) {
       synchronized (this) {

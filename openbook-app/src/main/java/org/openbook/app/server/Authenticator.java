@@ -7,15 +7,21 @@ import java.util.Map;
 import java.util.Set;
 import org.openbook.engine.config.Settings;
 import org.openbook.retrieve.Principal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Turns an {@code Authorization: Bearer <token>} header into the {@link Principal} the server's
- * configuration gives that token: a static token of {@code server.tokens}, or, when
- * {@code server.oidc} is configured, a JWT access token verified by {@link JwtVerifier}. The principal's departments come only from
- * {@code principals} in the config ({@code public} always included); nothing a client sends can
- * widen them. Thread-safe (immutable).
+ * Turns an {@code Authorization: Bearer <token>} header into the {@link Identity} the server's
+ * configuration gives that token: a static token of {@code server.tokens} (departments from
+ * {@code principals}, writing from {@code server.writers}, both by the principal's name), or,
+ * when {@code server.oidc} is configured, a JWT access token verified by {@link JwtVerifier}
+ * (its own namespace {@code oidc:<issuer>#<sub>}, departments from {@code server.oidc.groups},
+ * writing from {@code server.oidc.writers}). {@code public} is always included; nothing a client
+ * sends can widen the departments, and no token claim can name a static principal.
+ * Thread-safe (immutable).
  */
 public final class Authenticator {
+  private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
   private static final String BEARER = "Bearer ";
 
   /** token bytes → principal name, compared in constant time. */
@@ -25,7 +31,8 @@ public final class Authenticator {
   private final JwtVerifier jwt;
 
   /**
-   * @throws IllegalArgumentException naming the token's principal when a token is blank
+   * @throws IllegalArgumentException naming the token's principal when a token is blank, or
+   *     when a token's principal name starts with {@code oidc:} (the namespace of token issuers)
    */
   public Authenticator(Settings config) {
     for (Map.Entry<String, String> e : config.server().tokens().entrySet()) {
@@ -37,24 +44,50 @@ public final class Authenticator {
       if (name == null || name.isBlank()) {
         throw new IllegalArgumentException("server.tokens: token maps to no principal name");
       }
+      if (name.regionMatches(true, 0, JwtVerifier.ID_PREFIX, 0, JwtVerifier.ID_PREFIX.length())) {
+        throw new IllegalArgumentException("server.tokens: principal name '" + name
+            + "' starts with '" + JwtVerifier.ID_PREFIX + "', the namespace of token identities;"
+            + " choose another name");
+      }
       tokens.put(e.getKey().getBytes(StandardCharsets.UTF_8), name);
       // the same lookup as the CLI (departments lower-cased); an unlisted name reads public only
       principals.put(name, config.principals().containsKey(name)
           ? config.principal(name) : new Principal(name, Set.of()));
     }
     this.writers = Set.copyOf(config.server().writers());
-    this.jwt = config.server().oidc()
-        .map(o -> new JwtVerifier(o, config.principals())).orElse(null);
+    this.jwt = config.server().oidc().map(JwtVerifier::new).orElse(null);
+    if (jwt != null) {
+      // before issue 30, token users were matched to these by name; say where grants live now
+      for (String w : writers) {
+        if (!principals.containsKey(w)) {
+          LOG.warn("server.writers names '{}', which no server.tokens entry maps to; token "
+              + "(OIDC) users are granted writing only by server.oidc.writers", LogSafe.of(w));
+        }
+      }
+      if (config.server().oidc().get().groups().isEmpty()) {
+        LOG.warn("server.oidc.groups is empty: token users read public documents only "
+            + "(the principals table is not consulted for token groups)");
+      }
+    }
   }
 
   /**
-   * The principal for an {@code Authorization} header value.
+   * The principal for an {@code Authorization} header value; see {@link #identify}.
+   *
+   * @throws ApiException as {@link #identify}
+   */
+  public Principal authenticate(String header) {
+    return identify(header).principal();
+  }
+
+  /**
+   * The identity for an {@code Authorization} header value.
    *
    * @param header the header value, or {@code null}
    * @throws ApiException 401 when the header is missing, not a bearer token, unknown, or a JWT
    *     that does not verify
    */
-  public Principal authenticate(String header) {
+  public Identity identify(String header) {
     if (header == null || header.isBlank()) {
       throw new ApiException(401, "Authorization", "missing bearer token: send 'Authorization: Bearer <token>'");
     }
@@ -76,18 +109,20 @@ public final class Authenticator {
       }
       throw new ApiException(401, "Authorization", "unknown bearer token");
     }
-    return principals.get(found);
+    return new Identity(principals.get(found), found, writers.contains(found));
   }
 
   /**
-   * Checks that {@code principal} may upload and delete documents.
+   * Checks that {@code identity} may upload and delete documents.
    *
-   * @throws ApiException 403 when it is not listed in {@code server.writers}
+   * @throws ApiException 403 when it may not (a static principal not in {@code server.writers},
+   *     a token identity not granted by {@code server.oidc.writers})
    */
-  public void requireWriter(Principal principal) {
-    if (!writers.contains(principal.name())) {
-      throw new ApiException(403, "Authorization", "principal '" + principal.name()
-          + "' may not change documents (not in server.writers)");
+  public static void requireWriter(Identity identity) {
+    if (!identity.writer()) {
+      throw new ApiException(403, "Authorization", "principal '" + identity.displayName()
+          + "' may not change documents (not granted by server.writers or"
+          + " server.oidc.writers)");
     }
   }
 }

@@ -72,7 +72,8 @@ public final class ConversationLibrary implements ConversationStore {
           Stored s = JSON.readValue(f.toFile(), Stored.class);
           byId.put(s.id(), s);
         } catch (IOException | RuntimeException e) {
-          LOG.warn("skipping unreadable conversation file {}: {}", f, e.getMessage());
+          LOG.warn("skipping unreadable conversation file {}: {}", LogSafe.of(f),
+              LogSafe.of(e.getMessage()));
         }
       }
     }

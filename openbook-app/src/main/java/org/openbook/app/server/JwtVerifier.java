@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.retrieve.Principal;
@@ -28,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Verifies OIDC / JWT access tokens with nimbus-jose-jwt and maps them to a {@link Principal}.
+ * Verifies OIDC / JWT access tokens with nimbus-jose-jwt and maps them to an {@link Identity}.
  *
  * <ul>
  *   <li>Signature: RS256 or ES256 only, with a key of the issuer's JWKS chosen by {@code kid}.
@@ -38,10 +39,15 @@ import org.slf4j.LoggerFactory;
  *       unknown {@code kid} triggers one refetch (key rotation), rate-limited to one per
  *       {@value #REFETCH_SECONDS} s so unknown kids cannot hammer the issuer.</li>
  *   <li>Claims: {@code iss} must equal the configured issuer, {@code aud} must contain the
- *       audience, {@code exp} is required; {@code exp}/{@code nbf} allow the configured skew.</li>
- *   <li>Departments: the values of the configured claim (string or list) are looked up in the
- *       {@code principals} table; the principal reads the union of their departments plus
- *       {@code public}. An unknown value adds nothing.</li>
+ *       audience, {@code exp} and {@code sub} are required; {@code exp}/{@code nbf} allow the
+ *       configured skew.</li>
+ *   <li>Identity: {@code oidc:<issuer>#<sub>} ({@link #principalId}), its own namespace: no
+ *       claim value can make it equal to a static principal or writer. The display name
+ *       ({@code principalClaim}, else {@code sub}) decides nothing.</li>
+ *   <li>Departments: the values of the group claim (string or list) are looked up in
+ *       {@code server.oidc.groups}, never in {@code principals}; the identity reads the union of
+ *       their departments plus {@code public}. An unknown value adds nothing.</li>
+ *   <li>Writing: only for a {@code sub} or group listed in {@code server.oidc.writers}.</li>
  * </ul>
  * Thread-safe.
  */
@@ -51,23 +57,41 @@ final class JwtVerifier {
   static final long REFETCH_SECONDS = 1;
   /** Connect and read timeout of a JWKS fetch (nimbus' default of 500 ms is tight under load). */
   static final int HTTP_TIMEOUT_MILLIS = 5000;
+  /** Prefix of every token identity; static principal names may not start with it. */
+  static final String ID_PREFIX = "oidc:";
+  /** Identities whose first sign-in is logged; beyond this the log line is skipped. */
+  static final int MAX_LOGGED_IDENTITIES = 10_000;
 
   private final OpenBookConfig.Oidc oidc;
-  private final Map<String, ? extends java.util.Collection<String>> groups;
+  private final Map<String, Set<String>> groups;
+  private final Set<String> writerGroups;
+  private final Set<String> writerSubjects;
+  private final Set<String> seen = ConcurrentHashMap.newKeySet();
   private final ConfigurableJWTProcessor<SecurityContext> processor;
 
   /**
-   * @param oidc   the {@code server.oidc} section
-   * @param groups claim value → departments (the {@code principals} table)
-   * @throws IllegalArgumentException naming the key when issuer, audience or jwksUri is missing
-   *     or the URI is malformed
+   * @param oidc the {@code server.oidc} section
+   * @throws IllegalArgumentException naming the key when issuer, audience or jwksUri is missing,
+   *     the URI is malformed, or a {@code groups} entry lists no departments
    */
-  JwtVerifier(OpenBookConfig.Oidc oidc, Map<String, ? extends java.util.Collection<String>> groups) {
+  JwtVerifier(OpenBookConfig.Oidc oidc) {
     require(oidc.issuer(), "issuer");
     require(oidc.audience(), "audience");
     require(oidc.jwksUri(), "jwksUri");
     this.oidc = oidc;
-    this.groups = Map.copyOf(groups);
+    Map<String, Set<String>> g = new java.util.LinkedHashMap<>();
+    oidc.groups().forEach((name, depts) -> {
+      if (depts == null) {
+        throw new IllegalArgumentException("server.oidc.groups." + name
+            + ": list the departments the group reads, e.g. [finance]");
+      }
+      Set<String> d = new LinkedHashSet<>();
+      depts.forEach(x -> d.add(x.trim().toLowerCase(java.util.Locale.ROOT)));
+      g.put(name, Set.copyOf(d));
+    });
+    this.groups = Map.copyOf(g);
+    this.writerGroups = Set.copyOf(oidc.writers().groups());
+    this.writerSubjects = Set.copyOf(oidc.writers().subjects());
     JWKSource<SecurityContext> keys;
     try {
       keys = JWKSourceBuilder.<SecurityContext>create(URI.create(oidc.jwksUri()).toURL(),
@@ -87,7 +111,7 @@ final class JwtVerifier {
         Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256), keys));
     DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(
         oidc.audience(), new JWTClaimsSet.Builder().issuer(oidc.issuer()).build(),
-        Set.of("exp"));
+        Set.of("exp", "sub"));
     claims.setMaxClockSkew(oidc.clockSkewSeconds());
     p.setJWTClaimsSetVerifier(claims);
     this.processor = p;
@@ -106,35 +130,55 @@ final class JwtVerifier {
   }
 
   /**
-   * The principal of a valid token.
+   * The principal id of subject {@code sub} of {@code issuer}: {@code oidc:<issuer>#<sub>}, with
+   * {@code %} and {@code #} of the issuer percent-encoded so the id splits back unambiguously
+   * (two issuers never share an id, whatever their subjects).
+   */
+  static String principalId(String issuer, String sub) {
+    return ID_PREFIX + issuer.replace("%", "%25").replace("#", "%23") + "#" + sub;
+  }
+
+  /**
+   * The identity of a valid token.
    *
    * @throws ApiException 401 naming {@code Authorization} when the token does not verify; the
    *     message says only that (the reason goes to the server log)
    */
-  Principal verify(String token) {
+  Identity verify(String token) {
     JWTClaimsSet claims;
     try {
       claims = processor.process(token, null);
     } catch (ParseException | BadJOSEException | JOSEException e) {
-      LOG.info("bearer JWT refused: {}", e.getMessage());
+      LOG.info("bearer JWT refused: {}", LogSafe.of(e.getMessage()));
       throw new ApiException(401, "Authorization", "invalid or expired bearer token");
     }
-    String name = stringClaim(claims, oidc.principalClaim());
-    if (name == null) {
-      name = claims.getSubject();
+    String sub = claims.getSubject();
+    if (sub == null || sub.isBlank()) {
+      throw new ApiException(401, "Authorization", "the token has no 'sub' claim");
     }
-    if (name == null || name.isBlank()) {
-      throw new ApiException(401, "Authorization", "the token names no principal ("
-          + oidc.principalClaim() + " or sub)");
+    String id = principalId(oidc.issuer(), sub);
+    String display = stringClaim(claims, oidc.principalClaim());
+    if (display == null) {
+      display = sub;
     }
+    List<String> memberOf = values(claims.getClaim(oidc.claim()));
     Set<String> depts = new LinkedHashSet<>();
-    for (String g : values(claims.getClaim(oidc.claim()))) {
-      java.util.Collection<String> d = groups.get(g);
+    boolean writer = writerSubjects.contains(sub);
+    for (String g : memberOf) {
+      Set<String> d = groups.get(g);
       if (d != null) {
-        d.forEach(x -> depts.add(x.trim().toLowerCase(java.util.Locale.ROOT)));
+        depts.addAll(d);
       }
+      writer |= writerGroups.contains(g);
     }
-    return new Principal(name, depts);
+    Identity identity = new Identity(new Principal(id, depts), display, writer);
+    if (seen.size() < MAX_LOGGED_IDENTITIES && seen.add(id)) {
+      // once per identity and run: what an operator needs to grant it (sub, groups)
+      LOG.info("token identity {} ({}) first seen: groups {}, departments {}, writer {}",
+          LogSafe.of(id), LogSafe.of(display), LogSafe.of(memberOf.toString()),
+          identity.principal().departments().stream().sorted().toList(), writer);
+    }
+    return identity;
   }
 
   private static String stringClaim(JWTClaimsSet claims, String name) {

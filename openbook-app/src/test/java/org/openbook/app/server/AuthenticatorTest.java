@@ -41,8 +41,8 @@ class AuthenticatorTest {
   void should_allow_writes_only_to_listed_writers() {
     Authenticator auth = new Authenticator(config(Map.of("t1", "hr", "t2", "guest")));
 
-    auth.requireWriter(auth.authenticate("Bearer t1"));
-    assertThatThrownBy(() -> auth.requireWriter(auth.authenticate("Bearer t2")))
+    Authenticator.requireWriter(auth.identify("Bearer t1"));
+    assertThatThrownBy(() -> Authenticator.requireWriter(auth.identify("Bearer t2")))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(403));
   }
 

@@ -525,19 +525,29 @@ public record OpenBookConfig(
   /**
    * OIDC / JWT access tokens ({@code server.oidc}). A token is accepted when its signature
    * verifies against a key of the issuer's JWKS (RS256/ES256 only), {@code iss} equals
-   * {@code issuer}, {@code aud} contains {@code audience}, and {@code exp}/{@code nbf} hold within
-   * {@code clockSkewSeconds}. The values of {@code claim} (a string or a list) are looked up in
-   * {@code principals}: the principal reads the union of their departments ({@code public}
-   * always; an unknown group adds nothing). Writers are named in {@code server.writers} by the
-   * principal name, as for static tokens.
+   * {@code issuer}, {@code aud} contains {@code audience}, {@code sub} is present, and
+   * {@code exp}/{@code nbf} hold within {@code clockSkewSeconds}.
+   *
+   * <p>A token's identity lives in its own namespace: the principal id is
+   * {@code oidc:<issuer>#<sub>} (a {@code #} or {@code %} in the issuer percent-encoded), which
+   * never equals a name of {@code server.tokens} or {@code server.writers}; the claim
+   * {@code principalClaim} only gives the display name. Departments come from {@code groups}
+   * (claim value → departments; the {@code principals} table is not consulted for tokens), and
+   * writing is granted only by {@code writers}.
    *
    * @param issuer           expected {@code iss}, required
    * @param audience         expected {@code aud}, required
    * @param jwksUri          URL of the issuer's JSON Web Key Set, required
-   * @param claim            claim holding groups or departments (default {@code groups})
-   * @param principalClaim   claim naming the principal (default {@code preferred_username},
-   *                         falling back to {@code sub})
+   * @param claim            claim holding the caller's groups (default {@code groups}), a string
+   *                         or a list; a Keycloak path {@code /finance-team} also matches
+   *                         {@code finance-team}
+   * @param principalClaim   claim giving the display name (default {@code preferred_username},
+   *                         falling back to {@code sub}); never used to decide access
    * @param clockSkewSeconds tolerance for {@code exp}/{@code nbf} (default 60)
+   * @param groups           group (a value of {@code claim}, matched exactly) → departments it
+   *                         reads; an unlisted group adds nothing (default: none, so token users
+   *                         read {@code public} only)
+   * @param writers          who of this issuer may upload and delete (default: nobody)
    */
   public record Oidc(
       String issuer,
@@ -545,13 +555,43 @@ public record OpenBookConfig(
       String jwksUri,
       String claim,
       String principalClaim,
-      Integer clockSkewSeconds) {
+      Integer clockSkewSeconds,
+      Map<String, List<String>> groups,
+      Grant writers) {
 
     public Oidc {
       claim = claim == null || claim.isBlank() ? "groups" : claim;
       principalClaim = principalClaim == null || principalClaim.isBlank()
           ? "preferred_username" : principalClaim;
       clockSkewSeconds = clockSkewSeconds == null ? 60 : clockSkewSeconds;
+      // a YAML entry without a list is a null value: kept here, refused with its key on use
+      groups = groups == null ? Map.of()
+          : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+      writers = writers == null ? Grant.NONE : writers;
+    }
+
+    /** A section without group departments or writers (token users read public, write nothing). */
+    public Oidc(String issuer, String audience, String jwksUri, String claim,
+        String principalClaim, Integer clockSkewSeconds) {
+      this(issuer, audience, jwksUri, claim, principalClaim, clockSkewSeconds, null, null);
+    }
+
+    /**
+     * A right granted to identities of the issuer explicitly: to every member of one of
+     * {@code groups} (values of the group claim, matched exactly) and to each {@code sub} of
+     * {@code subjects}. Names are never compared with static principals.
+     *
+     * @param groups   group claim values, exact
+     * @param subjects {@code sub} claim values of this issuer, exact
+     */
+    public record Grant(List<String> groups, List<String> subjects) {
+      /** Granted to nobody. */
+      public static final Grant NONE = new Grant(null, null);
+
+      public Grant {
+        groups = groups == null ? List.of() : List.copyOf(groups);
+        subjects = subjects == null ? List.of() : List.copyOf(subjects);
+      }
     }
   }
 
