@@ -50,7 +50,7 @@ public final class LogSafe {
    * escaped and the stack traces kept: exception messages often quote request values.
    */
   public static Throwable of(Throwable e) {
-    return e == null ? null : new Escaped(e, 0);
+    return e == null ? null : Escaped.escape(e, 0);
   }
 
   private static boolean escaped(String s, int i) {
@@ -64,22 +64,26 @@ public final class LogSafe {
 
   /** A stand-in printing the original class name and an escaped message. */
   private static final class Escaped extends Throwable {
+    private static final int MAX_DEPTH = 16;
     private final String text;
 
-    Escaped(Throwable e, int depth) {
-      super(null, null, true, true);
+    private Escaped(Throwable e, Throwable cause, int depth) {
+      super(null, cause, true, true);
       String m = e.getMessage();
       this.text = e.getClass().getName() + (m == null ? "" : ": " + of(m));
       setStackTrace(e.getStackTrace());
-      // bounded: a cause cycle cannot make this loop
-      if (e.getCause() != null && e.getCause() != e && depth < 16) {
-        initCause(new Escaped(e.getCause(), depth + 1));
-      }
-      if (depth < 16) {
+      if (depth < MAX_DEPTH) {
         for (Throwable s : e.getSuppressed()) {
-          addSuppressed(new Escaped(s, depth + 1));
+          addSuppressed(escape(s, depth + 1));
         }
       }
+    }
+
+    /** The stand-in of {@code e} and its causes; bounded, so a cause cycle cannot loop. */
+    static Escaped escape(Throwable e, int depth) {
+      Throwable c = e.getCause();
+      return new Escaped(e, c != null && c != e && depth < MAX_DEPTH
+          ? escape(c, depth + 1) : null, depth);
     }
 
     @Override
