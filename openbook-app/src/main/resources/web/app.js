@@ -125,8 +125,10 @@ function signOut(message) {
 }
 
 function showUser() {
-  $('user-name').textContent = me.principal || t('common.never');
-  $('user-avatar').textContent = (me.principal || '?').slice(0, 1).toUpperCase();
+  // a token user's principal is its id (oidc:<issuer>#<sub>); show the name it goes by
+  const name = me.displayName || me.principal;
+  $('user-name').textContent = name || t('common.never');
+  $('user-avatar').textContent = (name || '?').slice(0, 1).toUpperCase();
   $('user-role').textContent = me.writer ? t('user.writer') : '';
   $('user-role').hidden = !me.writer;
   const depts = $('user-depts');
@@ -137,7 +139,7 @@ function showUser() {
     li.textContent = d;
     depts.append(li);
   }
-  $('greeting').textContent = me.principal ? t('chat.greeting', { name: me.principal }) : t('app.tagline');
+  $('greeting').textContent = name ? t('chat.greeting', { name }) : t('app.tagline');
 }
 
 function go(hash) {
