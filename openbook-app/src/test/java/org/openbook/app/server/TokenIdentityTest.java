@@ -49,6 +49,9 @@ class TokenIdentityTest {
     adminConversation = json(r).get("conversationId").asText();
     assertThat(s.get("/v1/conversations/" + adminConversation, "tok-admin").body())
         .contains(TestServer.FINANCE_FACT);
+    assertThat(s.post("/v1/feedback", "tok-admin", "{\"conversationId\":\"" + adminConversation
+        + "\",\"turn\":0,\"rating\":\"up\",\"comment\":\"bonus date right\"}").statusCode())
+        .isEqualTo(201);
   }
 
   @AfterAll
@@ -86,6 +89,9 @@ class TokenIdentityTest {
         + "\",\"turn\":0,\"rating\":\"down\"}").statusCode()).isEqualTo(404);
     assertThat(send("PATCH", path, token, "{\"title\":\"mine\"}").statusCode()).isEqualTo(404);
     assertThat(send("DELETE", path, token, null).statusCode()).isEqualTo(404);
+    String feedback = s.get("/v1/feedback", token).body();
+    assertThat(feedback).doesNotContain(adminConversation).doesNotContain("bonus date right");
+    assertThat(s.get("/v1/feedback", "tok-admin").body()).contains("bonus date right");
     assertThat(s.get(path, "tok-admin").statusCode()).isEqualTo(200);
   }
 
