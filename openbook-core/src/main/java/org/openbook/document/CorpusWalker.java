@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -24,7 +25,13 @@ import java.util.List;
  * link back to an ancestor is detected by {@link Files#walkFileTree} ({@link
  * FileSystemLoopException}) and reported as skipped, so loops cannot recurse forever. Unreadable
  * directories and broken links are reported as {@link SkippedPath}s, never thrown. All file types
- * are returned; the {@link DocumentReader} rejects unsupported ones with a reason.
+ * are returned; the {@link DocumentReader} rejects unsupported ones with a reason. (The server
+ * reads linked files too but never changes them: uploads and deletes refuse a path through a
+ * link.)
+ *
+ * <p>Sources are in Unicode NFC whatever form the file system stores the names in (macOS tools
+ * write NFD), so a source compares equal to the same name typed elsewhere; a second file whose
+ * name differs from another only in its Unicode form is skipped as a duplicate.
  */
 public final class CorpusWalker {
 
@@ -102,17 +109,25 @@ public final class CorpusWalker {
             return FileVisitResult.CONTINUE;
           }
         });
-    files.sort(Comparator.comparing(CorpusFile::source));
+    files.sort(Comparator.comparing(CorpusFile::source)
+        .thenComparing(f -> f.path().getFileName().toString()));
+    for (int i = files.size() - 1; i > 0; i--) {
+      if (files.get(i).source().equals(files.get(i - 1).source())) {
+        CorpusFile dup = files.remove(i);
+        skipped.add(new SkippedPath(dup.path(), dup.source(), "same name as "
+            + files.get(i - 1).path().getFileName() + " in another Unicode form"));
+      }
+    }
     skipped.sort(Comparator.comparing(SkippedPath::source));
     return new Walk(files, skipped);
   }
 
-  /** {@code file} relative to {@code root}, with '/' separators on every platform. */
+  /** {@code file} relative to {@code root}, with '/' separators on every platform, in NFC. */
   public static String sourceOf(Path root, Path file) {
     Path rel = root.relativize(file);
     List<String> parts = new ArrayList<>();
     rel.forEach(p -> parts.add(p.toString()));
-    return String.join("/", parts);
+    return Normalizer.normalize(String.join("/", parts), Normalizer.Form.NFC);
   }
 
   private static boolean hidden(Path p) {

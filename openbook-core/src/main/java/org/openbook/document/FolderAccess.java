@@ -37,7 +37,10 @@ public final class FolderAccess {
         .sorted(Comparator.comparingInt((Map.Entry<String, List<String>> e) -> e.getKey().length())
             .reversed())
         .forEach(e -> {
-          String folder = e.getKey() == null ? "" : e.getKey().strip().replace('\\', '/');
+          // the form sources have: NFC, no leading "./" (see CorpusWalker.sourceOf)
+          String folder = e.getKey() == null ? "" : java.text.Normalizer.normalize(
+              e.getKey().strip().replace('\\', '/'), java.text.Normalizer.Form.NFC)
+              .replaceFirst("^(\\./)+", "");
           if (folder.isEmpty() || folder.startsWith("/") || folder.equals("/")) {
             throw new IllegalArgumentException("access.folders: folder '" + e.getKey()
                 + "' must be a path relative to the documents folder, e.g. hr/");

@@ -21,6 +21,17 @@ public interface ChunkStore extends Closeable {
   /** Looks up a chunk by id. */
   Optional<org.openbook.chunk.Chunk> get(String chunkId) throws IOException;
 
+  /**
+   * Looks up a chunk by id among those {@code filter} allows: empty both when there is no such
+   * chunk and when its department is not allowed. Use it for every lookup a caller's request
+   * names, so that "exists but not yours" and "does not exist" do the same work. Stores should
+   * apply the filter inside the query (the default filters after {@link #get(String)}).
+   */
+  default Optional<org.openbook.chunk.Chunk> get(String chunkId, AccessFilter filter)
+      throws IOException {
+    return get(chunkId).filter(c -> filter.allows(c.dept()));
+  }
+
   /** Dense (vector) retrieval. */
   interface DenseSearch {
     /**

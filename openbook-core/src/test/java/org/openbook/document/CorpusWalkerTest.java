@@ -39,6 +39,26 @@ class CorpusWalkerTest {
   }
 
   @Test
+  void i30_1_should_give_nfc_sources_for_nfd_names_and_skip_a_second_form_of_one_name()
+      throws IOException {
+    String nfd = java.text.Normalizer.normalize("财务/Prämie.md", java.text.Normalizer.Form.NFD);
+    touch(nfd);
+    touch("财务/Prämie.md");  // the NFC name beside it: a second file for one source
+    touch(java.text.Normalizer.normalize("Café.txt", java.text.Normalizer.Form.NFD));
+    Assumptions.assumeTrue(Files.list(root.resolve("财务")).count() == 2,
+        "file system folds Unicode forms");
+
+    CorpusWalker.Walk walk = walker.scan(root);
+
+    assertThat(walk.files()).extracting(CorpusFile::source)
+        .containsExactly("Café.txt", "财务/Prämie.md");
+    assertThat(walk.skipped()).singleElement().satisfies(s -> {
+      assertThat(s.source()).isEqualTo("财务/Prämie.md");
+      assertThat(s.reason()).contains("another Unicode form");
+    });
+  }
+
+  @Test
   void should_report_symlink_loop_instead_of_recursing() throws IOException {
     touch("docs/a.md");
     try {

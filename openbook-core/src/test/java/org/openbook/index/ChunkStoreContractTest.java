@@ -268,6 +268,20 @@ public abstract class ChunkStoreContractTest {
     assertThat(s.store().get("hr/leave.md#9")).isEmpty();
   }
 
+  @Test
+  void i30_7_should_look_up_by_id_only_among_allowed_departments() throws IOException {
+    ChunkStoreUnderTest s = withCorpus();
+    Chunk expected = corpus().get("hr/leave.md").get(1);
+    AccessFilter noHr = new AccessFilter(Set.of("public", "finance"));
+
+    assertThat(s.store().get("hr/leave.md#1", new AccessFilter(Set.of("hr"))))
+        .contains(expected);
+    // another department's chunk and a missing one: the same empty answer
+    assertThat(s.store().get("hr/leave.md#1", noHr)).isEmpty();
+    assertThat(s.store().get("hr/leave.md#9", noHr)).isEmpty();
+    assertThat(s.store().get("hr/leave.md#1", NOTHING)).isEmpty();
+  }
+
   // ---------------------------------------------------------------- BM25 route
 
   @Test

@@ -321,6 +321,16 @@ public final class LuceneChunkStore
     return hit.stream().findFirst().map(ScoredChunk::chunk);
   }
 
+  /** {@inheritDoc} The departments are a filter clause of the id query. */
+  @Override
+  public Optional<Chunk> get(String chunkId, AccessFilter filter) throws IOException {
+    Query q = new BooleanQuery.Builder()
+        .add(new TermQuery(new Term(ChunkFields.ID, chunkId)), BooleanClause.Occur.MUST)
+        .add(departments(filter), BooleanClause.Occur.FILTER)
+        .build();
+    return search(q, 1, false).stream().findFirst().map(ScoredChunk::chunk);
+  }
+
   /**
    * Ids of every chunk in the last commit this store sees, sorted; with {@link #count()} and the
    * dense and BM25 routes it lets tests and tools check that the routes agree.

@@ -344,6 +344,19 @@ public final class SolrChunkStore
         .map(SolrFields::toChunk);
   }
 
+  /** {@inheritDoc} The departments are a filter query of the id query. */
+  @Override
+  public Optional<Chunk> get(String chunkId, AccessFilter filter) throws IOException {
+    SolrQuery q = new SolrQuery(SolrFields.ID + ":" + ClientUtils.escapeQueryChars(chunkId))
+        .addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(departments(filter))
+        .setFields(SolrFields.CHUNK_FL)
+        .setRows(1);
+    return query("get " + chunkId, q, failures.partialResults()).getResults().stream()
+        .findFirst()
+        .map(SolrFields::toChunk);
+  }
+
   /**
    * {@inheritDoc}
    *

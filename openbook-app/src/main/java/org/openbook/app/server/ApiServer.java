@@ -145,7 +145,6 @@ public final class ApiServer implements AutoCloseable {
     }
     corpus.writesDisabled().ifPresent(w -> LOG.warn("start-up: {}", LogSafe.of(w)));
     this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
-    this.metrics.chunks(corpus.count());
     this.app = Javalin.create(c -> {
       c.showJavalinBanner = false;
       // SSE must reach the client event by event; compression would buffer it.
@@ -489,7 +488,7 @@ public final class ApiServer implements AutoCloseable {
 
   // ------------------------------------------------------------------ me, conversations, feedback
 
-  private void me(Context ctx) {
+  private void me(Context ctx) throws IOException {
     Principal who = principal(ctx);
     ObjectNode body = JSON.createObjectNode();
     body.put("principal", who.name());
@@ -497,6 +496,13 @@ public final class ApiServer implements AutoCloseable {
     ArrayNode depts = body.putArray("departments");
     who.departments().stream().sorted().forEach(depts::add);
     body.put("writer", identity(ctx).writer());
+    // counts are per caller (the unauthenticated /healthz has none): what this principal reads
+    Corpus.Counts readable = corpus.counts(who);
+    body.put("documents", readable.documents());
+    body.put("chunks", readable.chunks());
+    var m = engine.store().manifest();
+    body.putObject("index").put("model", m.embeddingModel()).put("dimension", m.dimension())
+        .put("analyzer", m.analyzer()).put("generator", engine.generatorId());
     ctx.contentType("application/json").result(body.toString());
   }
 
@@ -756,7 +762,7 @@ public final class ApiServer implements AutoCloseable {
     List<String> warnings = new ArrayList<>();
     if (folder != null && !folder.isBlank() && depts.entrySet().stream().anyMatch(
         d -> d.getValue().equals(Document.PUBLIC) && !corpus.folderRuleCovers(d.getKey()))) {
-      String f = folder.strip().replaceAll("^/+|/+$", "");
+      String f = Corpus.folderOf(folder);
       warnings.add("folder '" + f + "' has no access.folders rule: its files without a dept of"
           + " their own are indexed as public (readable by everyone); add access.folders: {"
           + f + "/: [<department>]} to the configuration to restrict them");
@@ -764,8 +770,8 @@ public final class ApiServer implements AutoCloseable {
     UploadJobs.Job job = jobs.submit(who.name(), staged.files().size(), j -> {
       try {
         IngestReport report = corpus.commit(who, staged, j);
-        long total = corpus.count();
-        metrics.chunks(total);
+        // the chunks this writer reads, not the index's total (another department's size)
+        long total = corpus.counts(who).chunks();
         return new UploadResult(report, staged.sources(), total, depts);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
@@ -830,13 +836,11 @@ public final class ApiServer implements AutoCloseable {
   private void delete(Context ctx) throws IOException {
     Principal who = principal(ctx);
     Authenticator.requireWriter(identity(ctx));
-    String source = ctx.pathParam("source");
-    corpus.delete(who, source);
-    long total = corpus.count();
-    metrics.chunks(total);
+    // the normal form: what was deleted, whatever spelling the request used
+    String deleted = corpus.delete(who, ctx.pathParam("source"));
     ObjectNode body = JSON.createObjectNode();
-    body.put("deleted", source);
-    body.put("totalChunks", total);
+    body.put("deleted", deleted);
+    body.put("totalChunks", corpus.counts(who).chunks());
     ctx.contentType("application/json").result(body.toString());
   }
 
@@ -859,6 +863,11 @@ public final class ApiServer implements AutoCloseable {
     ctx.contentType("application/json").result(n.toString());
   }
 
+  /**
+   * Liveness without authentication: {@code status} (and 503 when a SolrCloud collection cannot
+   * be reached), {@code indexOpened}; no counts, shards or model (those are per caller in
+   * {@code /v1/me}), so an anonymous client learns nothing about the corpus's size.
+   */
   private void health(Context ctx) throws IOException {
     ObjectNode body = JSON.createObjectNode();
     if (engine.store() instanceof SolrChunkStore solr) {
@@ -866,22 +875,15 @@ public final class ApiServer implements AutoCloseable {
       SolrCollectionStatus st = solr.status();
       body.put("status", st.health() == SolrCollectionStatus.Health.HEALTHY ? "ok"
           : st.health().name().toLowerCase(java.util.Locale.ROOT));
-      body.set("store", JSON.valueToTree(st));
       if (st.health() == SolrCollectionStatus.Health.UNREACHABLE) {
         ctx.status(503).contentType("application/json").result(body.toString());
         return;
       }
     }
-    var m = engine.store().manifest();
     if (!body.has("status")) {
       body.put("status", "ok");
     }
     body.put("indexOpened", true);
-    body.put("chunks", corpus.count());
-    body.put("model", m.embeddingModel());
-    body.put("dimension", m.dimension());
-    body.put("analyzer", m.analyzer());
-    body.put("generator", engine.generatorId());
     ctx.contentType("application/json").result(body.toString());
   }
 }

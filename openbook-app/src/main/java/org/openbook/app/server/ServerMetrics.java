@@ -1,7 +1,6 @@
 package org.openbook.app.server;
 
 import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -23,8 +22,11 @@ import org.openbook.answer.Answer;
  *       (histograms, per answered ask)
  *   <li>{@code openbook_answers_total{status}}: answers by {@link org.openbook.answer.AnswerStatus},
  *       refusals included
- *   <li>{@code openbook_index_chunks}: chunks visible after the last write
  * </ul>
+ *
+ * <p>{@code /metrics} is served without authentication, so nothing here describes the corpus:
+ * the index's chunk count (formerly {@code openbook_index_chunks}) is not exported; callers see
+ * the counts they may read in {@code /v1/me}.
  */
 public final class ServerMetrics {
   /** Latency buckets in seconds: 5 ms … 60 s, wide enough for an LLM answer. */
@@ -51,8 +53,6 @@ public final class ServerMetrics {
   private final Counter cancelled = Counter.builder()
       .name("openbook_ask_cancelled").help("Streamed asks ended because the client went away"
           + " (the upstream LLM request is cancelled)").register(registry);
-  private final Gauge chunks = Gauge.builder()
-      .name("openbook_index_chunks").help("Chunks visible to searches").register(registry);
 
   /** Records one finished HTTP request; {@code endpoint} is the route template. */
   public void request(String endpoint, String method, int status, double seconds) {
@@ -72,11 +72,6 @@ public final class ServerMetrics {
   /** Counts one streamed ask cancelled because the client went away. */
   public void askCancelled() {
     cancelled.inc();
-  }
-
-  /** Sets the visible chunk count. */
-  public void chunks(long count) {
-    chunks.set(count);
   }
 
   /** Content type of {@link #scrape()}. */

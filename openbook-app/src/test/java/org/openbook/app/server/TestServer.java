@@ -29,7 +29,7 @@ import org.openbook.testing.SharedData;
  * A server on 127.0.0.1 (ephemeral port) over a small corpus with {@code public}, {@code hr} and
  * {@code finance} documents, the {@link HashEmbedder} and the extractive generator, plus an HTTP
  * client. Tokens: {@code tok-visitor} (public), {@code tok-hr} (hr), {@code tok-admin} (hr,
- * finance; writer), {@code tok-editor} (public only; writer).
+ * finance; writer), {@code tok-editor} (public only; writer), {@code tok-hrwriter} (hr; writer).
  */
 final class TestServer implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -105,6 +105,7 @@ final class TestServer implements AutoCloseable {
         hr: [hr]
         admin: [hr, finance]
         editor: []
+        hrwriter: [hr]
       gate:
         threshold: %s
       server:
@@ -113,7 +114,8 @@ final class TestServer implements AutoCloseable {
           tok-hr: hr
           tok-admin: admin
           tok-editor: editor
-        writers: [admin, editor]
+          tok-hrwriter: hrwriter
+        writers: [admin, editor, hrwriter]
         maxBodyBytes: 2048
         maxUploadBytes: 65536
         maxK: 20

@@ -17,9 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
-import org.openbook.chunk.Chunk;
-import org.openbook.chunk.ChunkIds;
-import org.openbook.document.CorpusWalker;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.LoadException;
 import org.openbook.document.LoadResult;
@@ -43,11 +40,16 @@ import org.slf4j.LoggerFactory;
  * folder without its index entry. Writes are serialised by one lock; searches go on against the
  * last commit.
  *
+ * <p>Paths: every source a request names is parsed once into a {@link SourcePath} (NFC, no
+ * {@code .}, {@code ..} or empty segments) before any lookup, rule or file operation, and the
+ * index's sources are compared in that form. A change never goes through a symbolic link
+ * ({@link DocsFolder}): documents reached through a link are read-only through the API.
+ *
  * <p>Access: a principal may create, replace or delete only documents of departments it can
  * read — both the department the new file declares and the one already indexed at that source.
- * Lists and sections show only readable departments; a document of another department is
- * reported as not found, so its existence is not revealed. (Whether a principal may write at all
- * is the caller's decision.)
+ * Every such refusal of an upload has one reply, whatever the reason. Lists and sections show
+ * only readable departments; a document of another department is reported as not found, so its
+ * existence is not revealed. (Whether a principal may write at all is the caller's decision.)
  *
  * <p>Because a full re-ingest would remove sources that are not under the docs folder, writes are
  * refused ({@link CorpusConflictException}) while the index holds such a source.
@@ -140,6 +142,7 @@ public final class Corpus {
   private final Path docsDir;
   private final Path staging;
   private final DocumentReader reader;
+  private final DocsFolder folder;
   private final ReentrantLock writeLock = new ReentrantLock();
 
   /**
@@ -151,6 +154,7 @@ public final class Corpus {
     this.engine = engine;
     this.docsDir = docsDir.toAbsolutePath().normalize();
     this.staging = this.docsDir.resolve(STAGING);
+    this.folder = new DocsFolder(this.docsDir);
     // the engine's loader options and folder rules, so the pre-check sees the department the
     // ingest will give
     this.reader = new DocumentReader(Loaders.defaults(engine.settings().ingest().loaders()),
@@ -166,17 +170,19 @@ public final class Corpus {
    * Checks names and types and writes {@code files} to the staging folder (under {@code folder}
    * once committed). Nothing enters the docs folder or the index.
    *
-   * @param folder optional sub-folder, {@code /}-separated, e.g. {@code hr}; null for the root
+   * @param folder optional sub-folder, {@code /}-separated, e.g. {@code hr}; null for the root.
+   *     Normalised as a {@link SourcePath} ({@code ./finance} and {@code hr/../finance} are
+   *     {@code finance}), so the folder rules see the folder the file lands in
    * @throws InvalidUploadException naming {@code files[i]} or {@code folder}: no files, a missing,
    *     over-long ({@value #MAX_NAME_BYTES} bytes) or disallowed name, a duplicate, an
-   *     unsupported type
+   *     unsupported type, a folder that leaves the docs folder
    */
   public Staged stage(String folder, List<Upload> files) throws IOException {
     if (files.isEmpty()) {
       throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, "files",
           "no files: send one or more multipart parts named 'files'");
     }
-    Path target = targetFolder(folder);
+    Optional<SourcePath> target = targetFolder(folder);
     Map<String, Integer> bySource = new LinkedHashMap<>();
     List<String> names = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
@@ -187,7 +193,7 @@ public final class Corpus {
             "unsupported file type '" + name + "'; supported: "
                 + String.join(", ", reader.supportedExtensions()));
       }
-      String source = CorpusWalker.sourceOf(docsDir, target.resolve(name));
+      String source = SourcePath.in(target, name).value();
       if (bySource.put(source, i) != null) {
         throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, field,
             "file '" + source + "' is uploaded twice");
@@ -230,7 +236,7 @@ public final class Corpus {
     Map<String, DocumentEntry> indexed = catalogue();
     Map<String, String> depts = new java.util.LinkedHashMap<>();
     for (StagedFile f : staged.files()) {
-      depts.put(f.source(), checkDepartment(writer, f, indexed.get(f.source())));
+      depts.put(f.source(), checkWritable(writer, f, indexed.get(f.source())));
     }
     return depts;
   }
@@ -247,6 +253,11 @@ public final class Corpus {
     } catch (CorpusConflictException e) {
       return Optional.of(e.getMessage());
     }
+  }
+
+  /** The normal form of {@code folder} as {@link #stage} uses it ({@code ""} for the root). */
+  public static String folderOf(String folder) {
+    return SourcePath.parseFolder(folder, "folder").map(SourcePath::value).orElse("");
   }
 
   /** Whether an {@code access.folders} rule gives {@code source} its department. */
@@ -274,7 +285,8 @@ public final class Corpus {
    * @param listener progress of the ingest ({@code started(n)}, {@code fileDone} per file)
    * @return the ingest report of the uploaded files only
    * @throws AccessDeniedException naming {@code files[i]} when a file declares, or replaces a
-   *     document of, a department {@code writer} cannot read
+   *     document of, a department {@code writer} cannot read, or its path passes through a
+   *     symbolic link (one message for all three)
    * @throws InvalidUploadException ({@code UNREADABLE}) naming {@code files[i]} when a file cannot
    *     be loaded, or no uploaded file yielded chunks
    * @throws CorpusConflictException when the docs folder does not hold the indexed documents
@@ -286,7 +298,7 @@ public final class Corpus {
       requireDocsFolderHoldsIndex();
       Map<String, DocumentEntry> indexed = catalogue();
       for (StagedFile f : staged.files()) {
-        checkDepartment(writer, f, indexed.get(f.source()));
+        checkWritable(writer, f, indexed.get(f.source()));
       }
       Journal journal = moveIn(staged);
       IngestReport report;
@@ -332,29 +344,48 @@ public final class Corpus {
    * Removes {@code source} from the index and its file from the docs folder. A file that is on
    * disk but not indexed (left by an interrupted upload of an older version) is removed too.
    *
+   * @param source the source as the request named it; parsed as a {@link SourcePath}
+   * @return the normal form of the deleted source
+   * @throws InvalidUploadException ({@code BAD_NAME}) naming {@code source} when it has no normal
+   *     form (e.g. {@code ..} leaves the docs folder)
    * @throws NotFoundException naming {@code source} when it is neither indexed nor a file in the
-   *     docs folder, or its department is one {@code writer} cannot read
+   *     docs folder, or its department is one {@code writer} cannot read — one reply for both
+   * @throws AccessDeniedException naming {@code source} when it is a readable document reached
+   *     through a symbolic link (the API never changes files there)
    */
-  public void delete(Principal writer, String source) throws IOException {
+  public String delete(Principal writer, String source) throws IOException {
+    SourcePath path = SourcePath.parse(source, "source");
     writeLock.lock();
     try {
-      Path file = fileOf(source);
-      DocumentEntry entry = catalogue().get(source);
-      String dept = entry != null ? entry.dept() : fileDept(file, source);
+      // the disk is looked at before the department decides, so both refusals do the same work
+      DocsFolder.Located file = folder.locate(path);
+      DocumentEntry entry = catalogue().get(path.value());
+      String dept = entry != null ? entry.dept()
+          : file.plainFile() ? fileDept(file.file(), path.value()) : null;
       if (dept == null || !writer.departments().contains(dept)) {
-        throw new NotFoundException("source", "no such document");
+        throw notFound();
       }
-      if (file != null) {
-        Files.deleteIfExists(file);
+      if (file.linked()) {
+        throw new AccessDeniedException("source", "'" + path + "' is reached through a symbolic"
+            + " link in the docs folder; the API does not change files there (change it on the"
+            + " server and re-ingest)");
+      }
+      if (file.exists()) {
+        Files.deleteIfExists(file.file());
       }
       if (entry != null) {
         IndexStore store = engine.store();
-        store.deleteDocument(source);
+        store.deleteDocument(entry.source());
         store.commit();
       }
+      return path.value();
     } finally {
       writeLock.unlock();
     }
+  }
+
+  private static NotFoundException notFound() {
+    return new NotFoundException("source", "no such document");
   }
 
   /**
@@ -371,8 +402,7 @@ public final class Corpus {
         Math.min(readable.size(), offset + (long) limit > Integer.MAX_VALUE
             ? readable.size() : offset + limit))) {
       Path file = fileOf(d.source());
-      Instant updated = file != null && Files.isRegularFile(file)
-          ? Files.getLastModifiedTime(file).toInstant() : null;
+      Instant updated = file != null ? Files.getLastModifiedTime(file).toInstant() : null;
       items.add(new DocumentInfo(d.source(), titleOf(d.title(), d.source()), d.dept(),
           d.chunks(), d.contentHash(), updated));
     }
@@ -387,33 +417,7 @@ public final class Corpus {
    *     {@code principal} cannot read its department
    */
   public Section section(Principal principal, String chunkId) throws IOException {
-    IndexStore store = engine.store();
-    Optional<Chunk> found = store.get(chunkId);
-    if (found.isEmpty() || !principal.departments().contains(found.get().dept())) {
-      throw new NotFoundException("chunkId", "no such passage");
-    }
-    Chunk c = found.get();
-    List<Chunk> before = new ArrayList<>();
-    for (int o = c.ordinal() - 1; o >= 0; o--) {
-      Optional<Chunk> p = store.get(ChunkIds.of(c.docId(), o));
-      if (p.isEmpty() || !p.get().headingPath().equals(c.headingPath())) {
-        break;
-      }
-      before.add(0, p.get());
-    }
-    List<Chunk> all = new ArrayList<>(before);
-    all.add(c);
-    for (int o = c.ordinal() + 1; ; o++) {
-      Optional<Chunk> n = store.get(ChunkIds.of(c.docId(), o));
-      if (n.isEmpty() || !n.get().headingPath().equals(c.headingPath())) {
-        break;
-      }
-      all.add(n.get());
-    }
-    return new Section(chunkId, c.source(), titleOf(c.meta().getOrDefault("title", ""),
-        c.source()), c.dept(), c.headingLabel(), all.get(0).page(),
-        String.join("\n\n", all.stream().map(Chunk::raw).toList()),
-        all.stream().map(Chunk::id).toList());
+    return Sections.read(engine.store(), principal, chunkId);
   }
 
   /**
@@ -461,7 +465,28 @@ public final class Corpus {
     }
   }
 
-  /** Visible chunks now. */
+  /**
+   * What a principal may read.
+   *
+   * @param documents indexed documents of readable departments
+   * @param chunks    their chunks
+   */
+  public record Counts(int documents, long chunks) {}
+
+  /** The documents and chunks {@code principal} may read now (the catalogue, filtered). */
+  public Counts counts(Principal principal) throws IOException {
+    int docs = 0;
+    long chunks = 0;
+    for (DocumentEntry d : engine.store().documents()) {
+      if (principal.departments().contains(d.dept())) {
+        docs++;
+        chunks += d.chunks();
+      }
+    }
+    return new Counts(docs, chunks);
+  }
+
+  /** Visible chunks now, over every department: for the server's own use, not for callers. */
   public long count() {
     try {
       return engine.store().count();
@@ -472,13 +497,15 @@ public final class Corpus {
 
   // ------------------------------------------------------------------ commit steps
 
-  /** Checks one staged file (see {@link #check}) and returns the department it declares. */
-  private String checkDepartment(Principal writer, StagedFile f, DocumentEntry existing) {
-    if (existing != null && !writer.departments().contains(existing.dept())) {
-      // replacing it would hand another department's document to this writer (or the public)
-      throw new AccessDeniedException(f.field(), "'" + f.source() + "' is a document of a "
-          + "department principal '" + writer.name() + "' may not read");
-    }
+  /**
+   * Checks one staged file (see {@link #check}) and returns the department it declares. The file
+   * is loaded first, so an unloadable file is refused alike at any name; then one refusal, with
+   * one message, covers a declared department the writer cannot read, a name that holds a
+   * document of such a department and a path through a symbolic link: the reply does not say
+   * which, so it does not tell the writer whether another department's document exists there.
+   */
+  private String checkWritable(Principal writer, StagedFile f, DocumentEntry existing)
+      throws IOException {
     LoadResult loaded;
     try {
       loaded = reader.read(f.file(), f.source());
@@ -487,9 +514,12 @@ public final class Corpus {
           "cannot load '" + f.source() + "': " + e.reason().label());
     }
     String dept = loaded.document().dept();
-    if (!writer.departments().contains(dept)) {
-      throw new AccessDeniedException(f.field(), "'" + f.source() + "' declares dept '" + dept
-          + "', which principal '" + writer.name() + "' may not read");
+    boolean linked = folder.locate(new SourcePath(f.source())).linked();
+    if (linked || !writer.departments().contains(dept)
+        || existing != null && !writer.departments().contains(existing.dept())) {
+      throw new AccessDeniedException(f.field(), "'" + f.source() + "' may not be written by"
+          + " principal '" + writer.name() + "': a writer writes only documents of departments"
+          + " it reads, at names it may replace, in plain folders of the docs folder");
     }
     return dept;
   }
@@ -497,11 +527,14 @@ public final class Corpus {
   /** Writes the journal, then backs up replaced files and moves the staged ones in. */
   private Journal moveIn(Staged staged) throws IOException {
     List<Journal.Entry> entries = new ArrayList<>();
+    List<Path> existing = new ArrayList<>();
     for (StagedFile f : staged.files()) {
-      Path dest = docsDir.resolve(f.source());
+      // the file as on disk: its name may be in another Unicode form than the source
+      DocsFolder.Located old = folder.locate(new SourcePath(f.source()));
+      existing.add(old.exists() ? old.file() : null);
       // a name only: the backup file must not exist before the old version is moved there,
       // or a roll-back after a kill in between would restore an empty file
-      entries.add(new Journal.Entry(f.source(), Files.exists(dest)
+      entries.add(new Journal.Entry(f.source(), old.exists()
           ? "bk-" + java.util.UUID.randomUUID() + extension(f.source()) : null));
     }
     Journal journal = new Journal(entries);
@@ -510,7 +543,7 @@ public final class Corpus {
       Journal.Entry e = entries.get(i);
       Path dest = docsDir.resolve(e.source());
       if (e.backup() != null) {
-        move(dest, staging.resolve(e.backup()));
+        move(existing.get(i), staging.resolve(e.backup()));
       }
       Files.createDirectories(dest.getParent());
       move(staged.files().get(i).file(), dest);
@@ -556,7 +589,8 @@ public final class Corpus {
   private Map<String, DocumentEntry> catalogue() throws IOException {
     Map<String, DocumentEntry> out = new LinkedHashMap<>();
     for (DocumentEntry d : engine.store().documents()) {
-      out.put(d.source(), d);
+      // keyed by the normal form: an index built before sources were NFC may hold other forms
+      out.put(SourcePath.nfc(d.source()), d);
     }
     return out;
   }
@@ -573,45 +607,44 @@ public final class Corpus {
     }
   }
 
-  /** The docs-folder file of {@code source}, or null when the source would escape the folder. */
-  private Path fileOf(String source) {
-    if (source == null || source.isBlank() || source.indexOf('\0') >= 0) {
-      return null;
-    }
-    Path file;
+  /**
+   * The regular file of an indexed {@code source} in the docs folder (links followed: this is
+   * for reading), or null when it is absent or the source has no normal form.
+   */
+  private Path fileOf(String source) throws IOException {
+    SourcePath path;
     try {
-      file = docsDir.resolve(source).normalize();
-    } catch (java.nio.file.InvalidPathException e) {
+      path = SourcePath.parse(source, "source");
+    } catch (InvalidUploadException e) {
       return null;
     }
-    return file.startsWith(docsDir) && !file.equals(docsDir) && !file.startsWith(staging)
-        ? file : null;
+    DocsFolder.Located l = folder.locate(path);
+    return l.exists() && Files.isRegularFile(l.file()) ? l.file() : null;
   }
 
   private void requireDocsFolderHoldsIndex() throws IOException {
     for (String source : engine.store().documentHashes().keySet()) {
-      if (!Files.isRegularFile(docsDir.resolve(source))) {
-        throw new CorpusConflictException("writes are disabled: indexed source '" + source
-            + "' is not a file under the docs folder; an ingest would remove it. Serve with"
-            + " --docs set to the folder the index was built from.");
+      if (fileOf(source) == null) {
+        // the source goes to the log only: the reply goes to every writer, of any department
+        LOG.warn("writes are disabled: indexed source '{}' is not a file under the docs folder {}",
+            source, docsDir);
+        throw new CorpusConflictException("writes are disabled: an indexed document is not a"
+            + " file under the docs folder, so an ingest would remove it (the server log names"
+            + " it). Serve with --docs set to the folder the index was built from.");
       }
     }
   }
 
-  private Path targetFolder(String folder) {
-    if (folder == null || folder.isBlank()) {
-      return docsDir;
-    }
-    Path p = docsDir;
-    for (String seg : folder.split("/", -1)) {
+  private static Optional<SourcePath> targetFolder(String folder) {
+    Optional<SourcePath> path = SourcePath.parseFolder(folder, "folder");
+    for (String seg : path.map(SourcePath::segments).orElse(List.of())) {
       if (!SEGMENT.matcher(seg).matches() || utf8Length(seg) > MAX_NAME_BYTES) {
         throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, "folder",
             "bad folder name: use '/'-separated names of letters, digits, '.', '_' or '-', not"
                 + " starting with '.', each at most " + MAX_NAME_BYTES + " bytes");
       }
-      p = p.resolve(seg);
     }
-    return p;
+    return path;
   }
 
   private static String baseName(String filename, String field) {
@@ -620,8 +653,8 @@ public final class Corpus {
           "file part has no file name");
     }
     // Browsers may send a full client path; only the last segment names the file.
-    String name = filename.substring(
-        Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+    String name = SourcePath.nfc(filename.substring(
+        Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1));
     if (utf8Length(name) > MAX_NAME_BYTES) {
       throw new InvalidUploadException(InvalidUploadException.Reason.BAD_NAME, field,
           "file name too long: " + utf8Length(name) + " bytes, at most " + MAX_NAME_BYTES);
