@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.openbook.analysis.OpenBookAnalysis;
+import org.openbook.analysis.QuestionText;
 import org.openbook.analysis.Synonyms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.answer.Answer;
@@ -329,8 +330,11 @@ public final class OpenBook implements Closeable {
    * A query as {@code principal} with the configured fetch-k.
    *
    * @param topK hits wanted, or null for the configured {@code retrieval.topK}
+   * @throws IllegalArgumentException when {@code text} has nothing to search for or is not valid
+   *     UTF-16 ({@link QuestionText}), naming the fault
    */
   public Query query(String text, Principal principal, Integer topK) {
+    QuestionText.require(text);
     int k = topK != null ? topK : settings.retrieval().topK();
     return new Query(text, principal, k, Math.max(k, settings.retrieval().fetchK()));
   }
