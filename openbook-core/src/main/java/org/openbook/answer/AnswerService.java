@@ -168,6 +168,8 @@ public final class AnswerService implements Answerer {
           retrievalMillis, generationMillis, sources, retrieval);
     }
 
+    // Links a model copied from the sources are shown as text, never live (InertLinks).
+    reply = InertLinks.of(reply);
     String signal = verdict.signal(gate.denseThreshold(), gate.lexicalThreshold());
     Answer answer = replies.check(reply, sources,
         diagnostics(generator.id(), best, retrievalMillis, generationMillis, "", retrieval)

@@ -217,7 +217,8 @@ public final class ExtractiveGenerator implements Generator {
         if (covered != null) {
           appendNotes(sb, covered, coverage, lang);
         }
-        text = sb.toString().strip();
+        // a link copied from a document must not become a live link in our answer
+        text = InertLinks.of(sb.toString().strip());
       }
     }
     onText.accept(text);
