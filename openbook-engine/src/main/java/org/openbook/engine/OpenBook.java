@@ -22,7 +22,6 @@ import org.openbook.answer.PromptBuilder;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.SupportChecker;
 import org.openbook.answer.TermCoverage;
-import org.openbook.answer.TermWeights;
 import org.openbook.chunk.StructuredChunker;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.ConversationStore;
@@ -160,7 +159,7 @@ public final class OpenBook implements Closeable {
         settings.retrieval().fusion(), HybridRetriever.Mode.HYBRID, synonyms));
     Settings.Gate g = settings.gate();
     this.gate = g.lexical()
-        ? new EvidenceGate(g.threshold(), g.lexicalThreshold(), analysis, new TermWeights(store))
+        ? new EvidenceGate(g.threshold(), g.lexicalThreshold(), analysis, store)
         : EvidenceGate.denseOnly(g.threshold());
     this.generator = b.generator != null ? b.generator
         : settings.llm().<Generator>map(llm -> new OpenAiGenerator(llm,
@@ -239,7 +238,7 @@ public final class OpenBook implements Closeable {
    */
   public ExtractiveGenerator extractiveGenerator() {
     return new ExtractiveGenerator(RefusalPolicy.DEFAULT,
-        new TermCoverage(analysis, new TermWeights(store), synonyms, routes.primary(),
+        new TermCoverage(analysis, store, synonyms, routes.primary(),
             TermCoverage.DEFAULT_MIN_COSINE),
         routes.primary());
   }
