@@ -108,6 +108,8 @@ public final class ApiServer implements AutoCloseable {
         return t;
       });
   private final long maxUploadBytes;
+  /** Raw retrieval scores go to writers only (a side channel of index-wide BM25 IDF). */
+  private final ScoreVisibility scores;
   private final Javalin app;
 
   /**
@@ -135,6 +137,7 @@ public final class ApiServer implements AutoCloseable {
         ? Optional.of(engine.conversations(engine.agent(), conversations)) : Optional.empty();
     this.auth = new Authenticator(settings);
     this.writers = Set.copyOf(s.writers());
+    this.scores = new ScoreVisibility(writers);
     this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
     this.maxUploadBytes = s.maxUploadBytes();
     long maxFile = settings.ingest().maxFileBytes();
@@ -395,6 +398,7 @@ public final class ApiServer implements AutoCloseable {
     if (!withSources) {
       body.remove("sources");
     }
+    scores.apply(body.get("sources"), query.principal());
     if (a.status() == org.openbook.answer.AnswerStatus.FAILED) {
       // the reason may name the LLM endpoint; it goes to the log, the client gets a generic one
       LOG.warn("answer failed for {}: {}", query.principal().name(), a.diagnostics().reason());
@@ -442,7 +446,7 @@ public final class ApiServer implements AutoCloseable {
           sources.stream().map(Source::chunkId).toList());
       audited.set(true);
       if (sse != null) {
-        sse.send("sources", JsonOutput.sources(sources));
+        sse.send("sources", JsonOutput.write(scores.apply(JsonOutput.sourcesNode(sources), who)));
         sourcesSent = true;
       }
     }
@@ -472,7 +476,9 @@ public final class ApiServer implements AutoCloseable {
     long millis = (System.nanoTime() - t0) / 1_000_000;
     audit.record("/v1/search", who.name(), query.text(),
         r.hits().stream().map(h -> h.chunk().id()).toList());
-    ctx.contentType("application/json").result(JsonOutput.search(query, r, millis));
+    ObjectNode body = JsonOutput.searchNode(query, r, millis);
+    scores.apply(body.get("hits"), who);
+    ctx.contentType("application/json").result(JsonOutput.write(body));
   }
 
   // ------------------------------------------------------------------ me, conversations, feedback
