@@ -1,7 +1,9 @@
 // Answer text → safe DOM. marked (GFM) parses the Markdown with raw HTML escaped to text, then
 // DOMPurify removes anything active that is left (script, event handlers, javascript: URLs),
-// so a model or a document cannot inject HTML into the page. Citation markers [n] / [n, m]
-// become buttons afterwards, on text nodes only.
+// so a model or a document cannot inject HTML into the page. Links are never live in an answer:
+// a document's author chose where they go, so a link shows its text and its address as code
+// (the server's InertLinks does the same to the text). Citation markers [n] / [n, m] become
+// buttons afterwards, on text nodes only.
 
 import { Marked } from '../vendor/marked.esm.js';
 import DOMPurify from '../vendor/purify.es.js';
@@ -15,14 +17,16 @@ const marked = new Marked({
   renderer: {
     // Raw HTML in the answer is shown as the text it is, never parsed.
     html: (token) => escape(token.text),
+    // A link (inline, reference, <autolink> or bare URL) is its text plus its address as code.
+    link(token) {
+      const text = this.parser.parseInline(token.tokens || []);
+      const href = String(token.href || '');
+      const plain = token.text === href || 'mailto:' + token.text === href;
+      return plain ? '<code>' + escape(token.text) + '</code>'
+        : text + ' (<code>' + escape(href) + '</code>)';
+    },
+    image: (token) => escape(token.text || '') + ' (<code>' + escape(token.href || '') + '</code>)',
   },
-});
-
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A') {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
 });
 
 const PURIFY = {
@@ -39,6 +43,8 @@ const MARKER = /\[(\d{1,3}(?:\s*[,，]\s*\d{1,3})*)\]/g;
  */
 export function render(text, cite) {
   const frag = DOMPurify.sanitize(marked.parse(text || ''), PURIFY);
+  // belt and braces: whatever produced an anchor, it becomes its text
+  for (const a of frag.querySelectorAll('a')) a.replaceWith(document.createTextNode(a.textContent));
   if (cite) linkCitations(frag, cite);
   return frag;
 }

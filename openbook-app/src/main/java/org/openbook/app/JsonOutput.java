@@ -34,7 +34,8 @@ public final class JsonOutput {
     return write(searchNode(q, r, millis));
   }
 
-  private static ObjectNode searchNode(Query q, SearchResult r, long millis) {
+  /** {@link #search} as a tree. */
+  public static ObjectNode searchNode(Query q, SearchResult r, long millis) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("question", q.text());
     root.put("principal", q.principal().name());

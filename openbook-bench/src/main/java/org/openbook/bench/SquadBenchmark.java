@@ -31,7 +31,6 @@ import org.openbook.eval.RetrieverVariant;
 import org.openbook.eval.SquadDataset;
 import org.openbook.eval.TwoSignalCalibration;
 import org.openbook.answer.EvidenceGate;
-import org.openbook.answer.TermWeights;
 import org.openbook.index.EmbeddedChunk;
 import org.openbook.index.IndexManifest;
 import org.openbook.lucene.LuceneChunkStore;
@@ -350,14 +349,14 @@ public final class SquadBenchmark implements Callable<Integer> {
           RrfFusion.DEFAULT, null).get(0).retriever();
       EvidenceGate gate = new EvidenceGate(
           org.openbook.engine.config.OpenBookConfig.Gate.DEFAULT_THRESHOLD,
-          EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, analysis, new TermWeights(store));
+          EvidenceGate.DEFAULT_LEXICAL_THRESHOLD, analysis, store);
       try (ProgressBar bar = bar("holdout", questions.size())) {
         for (SquadDataset.Question q : questions) {
           double best = dense.retrieve(new Query(q.text(), Principal.ANONYMOUS, 1, 10))
               .bestDenseScore();
           var top = hybrid.retrieve(new Query(q.text(), Principal.ANONYMOUS, 5, fetchK));
           var evidence = new TwoSignalCalibration.Evidence(best,
-              gate.judge(q.text(), top.hits(), top.bestDenseScore()));
+              gate.judge(q.text(), top.hits(), top.bestDenseScore(), Principal.ANONYMOUS.filter()));
           boolean lost = q.paragraph() % holdout == 0;
           (lost ? unanswerable : answerable).add(best);
           (lost ? unanswerableEvidence : answerableEvidence).add(evidence);

@@ -128,7 +128,8 @@ public final class AnswerService implements Answerer {
     long retrievalMillis = Math.max(0, millisSince(t0) - retrieval.rerankMillis());
     EvidenceGate.Verdict verdict;
     try {
-      verdict = gate.judge(query.text(), retrieval.hits(), retrieval.bestDenseScore());
+      verdict = gate.judge(query.text(), retrieval.hits(), retrieval.bestDenseScore(),
+          query.principal().filter());
     } catch (RuntimeException e) {
       return failed("gate 1 failed: " + e.getMessage(), "", retrieval.bestDenseScore(),
           retrievalMillis, 0, List.of(), retrieval);
@@ -152,7 +153,7 @@ public final class AnswerService implements Answerer {
     long t1 = System.nanoTime();
     String reply;
     try {
-      reply = generator.generate(query.text(), sources, onText);
+      reply = generator.generate(query.text(), sources, query.principal().filter(), onText);
     } catch (TruncatedReplyException e) {
       // Cut off by the model: what it wrote is not an answer, but is kept for diagnosis.
       return new Answer(AnswerStatus.FAILED, "", List.of(), sources,
@@ -168,13 +169,15 @@ public final class AnswerService implements Answerer {
           retrievalMillis, generationMillis, sources, retrieval);
     }
 
+    // Links a model copied from the sources are shown as text, never live (InertLinks).
+    reply = InertLinks.of(reply);
     String signal = verdict.signal(gate.denseThreshold(), gate.lexicalThreshold());
     Answer answer = replies.check(reply, sources,
         diagnostics(generator.id(), best, retrievalMillis, generationMillis, "", retrieval)
             .withGate(verdict.bestLexical(), signal));
     // The dense-only rule (EvidenceGate.denseOnly) is kept as it was, for comparison.
     return answer.status() == AnswerStatus.ANSWERED && gate.lexical()
-        ? judgeCited(query.text(), answer, retrieval) : answer;
+        ? judgeCited(query, answer, retrieval) : answer;
   }
 
   /** Gate 1: the rerank score when the reranker scored the top hit, else the evidence gate. */
@@ -190,7 +193,8 @@ public final class AnswerService implements Answerer {
    * Gate 1 again on the sources the answer cites: an answer built only from passages that are no
    * evidence on their own (a common-word match ranked first) is refused, sources kept.
    */
-  private Answer judgeCited(String question, Answer answer, SearchResult retrieval) {
+  private Answer judgeCited(Query query, Answer answer, SearchResult retrieval) {
+    String question = query.text();
     List<Hit> cited = new ArrayList<>();
     for (Citation c : answer.citations()) {
       cited.add(retrieval.hits().get(c.n() - 1));
@@ -201,7 +205,7 @@ public final class AnswerService implements Answerer {
     // The dense fallback only applies when no hit carries a dense score (scripted retrievals).
     boolean anyDense = cited.stream().anyMatch(h -> !Double.isNaN(h.denseScore()));
     EvidenceGate.Verdict v = gate.judge(question, cited,
-        anyDense ? Double.NaN : retrieval.bestDenseScore());
+        anyDense ? Double.NaN : retrieval.bestDenseScore(), query.principal().filter());
     if (v.passes()) {
       return answer;
     }

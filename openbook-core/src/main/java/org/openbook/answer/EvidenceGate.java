@@ -4,6 +4,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.openbook.analysis.TextAnalysis;
+import org.openbook.index.AccessFilter;
+import org.openbook.index.ChunkStore.TermStatistics;
 import org.openbook.retrieve.Hit;
 
 /**
@@ -42,7 +44,7 @@ public final class EvidenceGate {
   private final double denseThreshold;
   private final double lexicalThreshold;
   private final KeyTerms keyTerms;
-  private final TermWeights weights;
+  private final TermStatistics stats;
   private final TextAnalysis analysis;
 
   /**
@@ -51,11 +53,13 @@ public final class EvidenceGate {
    *                         lexical-share signal off (identifier matches still count)
    * @param analysis         the index's analysis (tokens of passages and terms); null turns the
    *                         lexical signal off entirely (the old dense-only rule)
-   * @param weights          term weights (IDF from the index)
+   * @param stats            the index's term statistics, for IDF weights counted over what the
+   *                         asking principal may read ({@link TermWeights}); null weighs every
+   *                         term 1
    * @throws IllegalArgumentException for a threshold out of range or NaN
    */
   public EvidenceGate(double denseThreshold, double lexicalThreshold, TextAnalysis analysis,
-      TermWeights weights) {
+      TermStatistics stats) {
     if (!(denseThreshold >= -1 && denseThreshold <= 1)) {
       throw new IllegalArgumentException(
           "gate threshold must be a cosine in [-1, 1], got " + denseThreshold);
@@ -68,12 +72,12 @@ public final class EvidenceGate {
     this.lexicalThreshold = lexicalThreshold;
     this.analysis = analysis;
     this.keyTerms = analysis == null ? null : new KeyTerms(analysis);
-    this.weights = weights;
+    this.stats = stats;
   }
 
   /** The old rule: the best dense cosine alone. */
   public static EvidenceGate denseOnly(double denseThreshold) {
-    return new EvidenceGate(denseThreshold, Double.POSITIVE_INFINITY, null, TermWeights.UNIFORM);
+    return new EvidenceGate(denseThreshold, Double.POSITIVE_INFINITY, null, null);
   }
 
   /** Whether the lexical signal is on (false for {@link #denseOnly}). */
@@ -120,8 +124,11 @@ public final class EvidenceGate {
    *
    * @param denseFallback the dense signal to use when no hit carries a dense score (e.g. the
    *                      route's best cosine from {@link org.openbook.retrieve.SearchResult}), or NaN
+   * @param scope         what the asking principal may read: term rarity and IDF are counted
+   *                      there only ({@link org.openbook.retrieve.Principal#filter()})
    */
-  public Verdict judge(String question, List<Hit> hits, double denseFallback) {
+  public Verdict judge(String question, List<Hit> hits, double denseFallback,
+      AccessFilter scope) {
     double bestDense = Double.NaN;
     for (Hit h : hits) {
       if (!Double.isNaN(h.denseScore()) && !(h.denseScore() <= bestDense)) {
@@ -138,6 +145,7 @@ public final class EvidenceGate {
     if (terms.isEmpty()) {
       return new Verdict(bestDense, Double.NaN, "", bestDense >= denseThreshold);
     }
+    TermWeights weights = stats == null ? TermWeights.UNIFORM : new TermWeights(stats, scope);
     double total = 0;
     double[] idf = new double[terms.size()];
     for (int i = 0; i < idf.length; i++) {
@@ -153,7 +161,7 @@ public final class EvidenceGate {
       for (int i = 0; i < idf.length; i++) {
         KeyTerm t = terms.get(i);
         if (tokens.containsAll(t.tokens())) {
-          rare |= isRare(t);
+          rare |= isRare(t, weights);
           share += total > 0 ? idf[i] / total : 1.0 / idf.length;
           if (t.identifier() && matched.isEmpty()) {
             matched = t.text();
@@ -167,7 +175,7 @@ public final class EvidenceGate {
     return new Verdict(bestDense, bestLexical, matched, passes);
   }
 
-  private boolean isRare(KeyTerm t) {
+  private static boolean isRare(KeyTerm t, TermWeights weights) {
     long n = weights.docCount();
     if (n == 0) {
       return true; // no statistics: no term can be called common

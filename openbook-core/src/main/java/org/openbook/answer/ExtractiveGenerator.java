@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.openbook.embed.BoundedInput;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.Vectors;
+import org.openbook.index.AccessFilter;
 
 /**
  * Answers without an LLM by quoting the passages' best sentences, each cited.
@@ -165,10 +166,30 @@ public final class ExtractiveGenerator implements Generator {
     return "extractive";
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Without the caller's filter, gate 2 counts document frequencies over the departments of
+   * {@code sources} (and {@code public}): never more than the caller may read.
+   */
   @Override
   public String generate(String question, List<Source> sources, Consumer<String> onText) {
+    Set<String> depts = new HashSet<>(Set.of(org.openbook.document.Document.PUBLIC));
+    for (Source s : sources) {
+      if (s.hit() != null) {
+        depts.add(s.hit().chunk().dept());
+      }
+    }
+    return generate(question, sources, new AccessFilter(depts), onText);
+  }
+
+  @Override
+  public String generate(String question, List<Source> sources, AccessFilter scope,
+      Consumer<String> onText) {
+    // gate 2's document frequencies count only what the caller may read
+    TermCoverage coverage = this.coverage == null ? null : this.coverage.within(scope);
     AnswerLanguage lang = AnswerLanguage.of(question);
-    Picks picks = pick(question, sources);
+    Picks picks = pick(question, sources, coverage);
     List<Candidate> picked = picks.picked();
     String text;
     if (picked.isEmpty()) {
@@ -217,7 +238,8 @@ public final class ExtractiveGenerator implements Generator {
         if (covered != null) {
           appendNotes(sb, covered, coverage, lang);
         }
-        text = sb.toString().strip();
+        // a link copied from a document must not become a live link in our answer
+        text = InertLinks.of(sb.toString().strip());
       }
     }
     onText.accept(text);
@@ -271,7 +293,8 @@ public final class ExtractiveGenerator implements Generator {
    * With gate 2 on: when some source contains one of the question's identifiers, only such
    * sources are quoted, so the cited passages hold the code the question asks about.
    */
-  private List<Source> quotable(String question, List<Source> sources) {
+  private static List<Source> quotable(String question, List<Source> sources,
+      TermCoverage coverage) {
     if (coverage == null) {
       return sources;
     }
@@ -289,8 +312,8 @@ public final class ExtractiveGenerator implements Generator {
     return withId.isEmpty() ? sources : withId;
   }
 
-  private Picks pick(String question, List<Source> given) {
-    List<Source> sources = quotable(question, given);
+  private Picks pick(String question, List<Source> given, TermCoverage coverage) {
+    List<Source> sources = quotable(question, given, coverage);
     Set<String> q = LexicalFeatures.of(question);
     List<Candidate> all = new ArrayList<>();
     for (int rank = 0; rank < sources.size(); rank++) {

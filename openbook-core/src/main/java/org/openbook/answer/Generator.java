@@ -2,6 +2,7 @@ package org.openbook.answer;
 
 import java.util.List;
 import java.util.function.Consumer;
+import org.openbook.index.AccessFilter;
 
 /**
  * Writes an answer from numbered sources only. Never touches the index.
@@ -23,4 +24,15 @@ public interface Generator {
    */
   String generate(String question, List<Source> sources, Consumer<String> onText)
       throws GenerationException;
+
+  /**
+   * As {@link #generate(String, List, Consumer)} for a principal who may read {@code scope}: a
+   * generator that consults index statistics (the extractive one's key-term coverage) counts
+   * them there only, so a word found only where the caller cannot read reads as absent. The
+   * default ignores the scope (a generator that uses no statistics).
+   */
+  default String generate(String question, List<Source> sources, AccessFilter scope,
+      Consumer<String> onText) throws GenerationException {
+    return generate(question, sources, onText);
+  }
 }

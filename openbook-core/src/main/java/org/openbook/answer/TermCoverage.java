@@ -11,6 +11,8 @@ import org.openbook.analysis.Synonyms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.embed.Embedder;
 import org.openbook.embed.InputTooLongException;
+import org.openbook.index.AccessFilter;
+import org.openbook.index.ChunkStore.TermStatistics;
 
 /**
  * Gate 2 for extractive answers: which of the question's key terms ({@link KeyTerms}) the
@@ -32,6 +34,12 @@ import org.openbook.embed.InputTooLongException;
  * <p>A non-identifier term in a script the passages do not use at all (a Chinese word against
  * English passages, or the reverse) is not judged: words are not matched across languages, and
  * the dense route that found the passage already spoke for it.
+ *
+ * <p>Document frequencies ({@link #undocumented}, coverage by meaning, IDF weights) are counted
+ * over what the asking principal may read: {@link #within} gives the coverage for one
+ * principal's filter, so a term that only another department's documents hold reads exactly as
+ * a term no document holds. An instance not narrowed by {@link #within} has no statistics
+ * (every weight 1, no term undocumented).
  *
  * Thread-safe if the embedder is.
  */
@@ -108,21 +116,23 @@ public final class TermCoverage {
   private final KeyTerms keyTerms;
   private final KeyTerms passageWords;
   private final TextAnalysis analysis;
+  private final TermStatistics stats;
   private final TermWeights weights;
   private final Synonyms synonyms;
   private final Embedder embedder;
   private final double minCosine;
   /** Word vectors, reused across questions (passages repeat); cleared when large. */
-  private final Map<String, float[]> vectors = new ConcurrentHashMap<>();
+  private final Map<String, float[]> vectors;
 
   /**
    * @param analysis  the index's analysis
-   * @param weights   IDF weights
+   * @param stats     the index's term statistics (counted per principal, see {@link #within});
+   *                  null for none
    * @param synonyms  the user's synonym list
    * @param embedder  for coverage by meaning; null to switch it off
    * @param minCosine cosine in [-1, 1] for coverage by meaning
    */
-  public TermCoverage(TextAnalysis analysis, TermWeights weights, Synonyms synonyms,
+  public TermCoverage(TextAnalysis analysis, TermStatistics stats, Synonyms synonyms,
       Embedder embedder, double minCosine) {
     if (!(minCosine >= -1 && minCosine <= 1)) {
       throw new IllegalArgumentException("coverage minCosine must be in [-1, 1], got " + minCosine);
@@ -130,10 +140,33 @@ public final class TermCoverage {
     this.keyTerms = new KeyTerms(analysis, synonyms);
     this.passageWords = new KeyTerms(analysis);
     this.analysis = analysis;
-    this.weights = weights;
+    this.stats = stats;
+    this.weights = TermWeights.UNIFORM;
     this.synonyms = synonyms;
     this.embedder = embedder;
     this.minCosine = minCosine;
+    this.vectors = new ConcurrentHashMap<>();
+  }
+
+  private TermCoverage(TermCoverage base, TermWeights weights) {
+    this.keyTerms = base.keyTerms;
+    this.passageWords = base.passageWords;
+    this.analysis = base.analysis;
+    this.stats = base.stats;
+    this.weights = weights;
+    this.synonyms = base.synonyms;
+    this.embedder = base.embedder;
+    this.minCosine = base.minCosine;
+    this.vectors = base.vectors;
+  }
+
+  /**
+   * This coverage with document frequencies counted over the chunks {@code scope} allows (the
+   * asking principal's filter), fresh for one question; word vectors stay shared.
+   */
+  public TermCoverage within(AccessFilter scope) {
+    return new TermCoverage(this, stats == null ? TermWeights.UNIFORM
+        : new TermWeights(stats, scope));
   }
 
   /** The key terms of {@code question}. */
@@ -335,7 +368,10 @@ public final class TermCoverage {
         && (term.identifier() || !term.han() || !GeneralWords.common(term.text()));
   }
 
-  /** Whether no chunk of the index contains {@code term} (always false without statistics). */
+  /**
+   * Whether no chunk the caller may read contains {@code term} (always false without
+   * statistics).
+   */
   public boolean undocumented(KeyTerm term) {
     return weights.docCount() > 0 && weights.docFreq(term) == 0;
   }

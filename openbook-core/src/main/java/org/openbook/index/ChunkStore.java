@@ -90,19 +90,22 @@ public interface ChunkStore extends Closeable {
 
   /**
    * Document frequencies of BM25 terms, for judging how rare a matched term is (gate 1's lexical
-   * signal, gate 2's term weights). Counts are over every chunk in the searched snapshot, without
-   * the access filter: they say how common a word is in the corpus, never which chunks hold it.
+   * signal, gate 2's term weights and its "the documents say nothing about …" notes). Counts are
+   * over the chunks {@code filter} allows only, the same filter the caller's searches use: a
+   * count over every department would tell a caller whether a word occurs where it may not read.
+   * There is deliberately no unfiltered variant.
    */
   interface TermStatistics {
-    /** Number of chunks with a BM25 text field, ≥ 0. */
-    long docCount() throws IOException;
+    /** Number of chunks with a BM25 text field that {@code filter} allows, ≥ 0. */
+    long docCount(AccessFilter filter) throws IOException;
 
     /**
-     * Number of chunks whose BM25 text field contains {@code term}, in [0, {@link #docCount()}].
+     * Number of chunks {@code filter} allows whose BM25 text field contains {@code term}, in
+     * [0, {@link #docCount(AccessFilter)}].
      *
      * @param term one analysed token exactly as indexed (e.g. {@code err_4517}, {@code 滤芯})
      */
-    long docFreq(String term) throws IOException;
+    long docFreq(String term, AccessFilter filter) throws IOException;
   }
 
   /** Lists the documents in the index: for incremental ingest and the document library. */

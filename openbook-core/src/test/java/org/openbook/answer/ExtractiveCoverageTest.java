@@ -25,7 +25,7 @@ class ExtractiveCoverageTest {
   private static ExtractiveGenerator generator(Synonyms synonyms) {
     return new ExtractiveGenerator(RefusalPolicy.DEFAULT,
         new TermCoverage(OpenBookAnalysis.defaultAnalysis(),
-            new TermWeights(EvidenceGateTest.statsOf(CORPUS)), synonyms, null, 0.66),
+            EvidenceGateTest.statsOf(CORPUS), synonyms, null, 0.66),
         null);
   }
 

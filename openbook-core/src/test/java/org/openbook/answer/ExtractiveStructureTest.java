@@ -24,7 +24,7 @@ class ExtractiveStructureTest {
   private static ExtractiveGenerator gated(List<String> corpus) {
     return new ExtractiveGenerator(RefusalPolicy.DEFAULT,
         new TermCoverage(OpenBookAnalysis.defaultAnalysis(),
-            new TermWeights(EvidenceGateTest.statsOf(corpus)), Synonyms.NONE, null, 0.69),
+            EvidenceGateTest.statsOf(corpus), Synonyms.NONE, null, 0.69),
         null);
   }
 
@@ -48,7 +48,7 @@ class ExtractiveStructureTest {
   @Test
   void should_not_take_two_values_of_one_column_for_a_missing_row() {
     TermCoverage coverage = new TermCoverage(OpenBookAnalysis.defaultAnalysis(),
-        new TermWeights(EvidenceGateTest.statsOf(List.of(COURSES))), Synonyms.NONE, null, 0.69);
+        EvidenceGateTest.statsOf(List.of(COURSES)), Synonyms.NONE, null, 0.69);
 
     // 初级 and 中级 are alternatives in one column: two rows, not a missing combination
     assertThat(coverage.missingRow("烘焙从初级学到中级一共多少课时？", List.of(COURSES))).isEmpty();

@@ -25,7 +25,7 @@ class GeneralWordsTest {
     String doc = "# 发票\n订单完成后，可在订单详情页申请电子发票，每个订单可申请 1 次。";
     ExtractiveGenerator g = new ExtractiveGenerator(RefusalPolicy.DEFAULT,
         new TermCoverage(OpenBookAnalysis.defaultAnalysis(),
-            new TermWeights(EvidenceGateTest.statsOf(List.of(doc, "# 售后\n退货需在 7 天内申请。"))),
+            EvidenceGateTest.statsOf(List.of(doc, "# 售后\n退货需在 7 天内申请。")),
             Synonyms.NONE, null, 0.69), null);
 
     // 东西 and 回来 are in no document but are general words: not a missing subject

@@ -246,17 +246,27 @@ public abstract class ChunkStoreContractTest {
   }
 
   @Test
-  void should_count_document_frequencies_of_analysed_terms_over_every_department()
+  void i30_3_should_count_document_frequencies_over_the_departments_the_filter_allows_only()
       throws IOException {
     ChunkStoreUnderTest s = withCorpus();
     assertThat(s.store()).isInstanceOf(ChunkStore.TermStatistics.class);
     ChunkStore.TermStatistics stats = (ChunkStore.TermStatistics) s.store();
+    AccessFilter publicOnly = new AccessFilter(Set.of("public"));
+    AccessFilter hr = new AccessFilter(Set.of("public", "hr"));
 
-    assertThat(stats.docCount()).isEqualTo(7);
-    assertThat(stats.docFreq("err_4517")).isEqualTo(1);
-    // hr/leave.md#0 (dept hr) and fin/travel.md#0 (dept finance): statistics ignore the filter
-    assertThat(stats.docFreq("提交")).isEqualTo(2);
-    assertThat(stats.docFreq("err_4519")).isZero();
+    assertThat(stats.docCount(ALL)).isEqualTo(7);
+    assertThat(stats.docFreq("err_4517", ALL)).isEqualTo(1);
+    // hr/leave.md#0 (dept hr) and fin/travel.md#0 (dept finance)
+    assertThat(stats.docFreq("提交", ALL)).isEqualTo(2);
+    assertThat(stats.docFreq("err_4519", ALL)).isZero();
+    // a caller reading public only: the hr and finance chunks are not there, not even as counts
+    assertThat(stats.docCount(publicOnly)).isEqualTo(4);
+    assertThat(stats.docFreq("提交", publicOnly)).isZero();
+    assertThat(stats.docFreq("err_4517", publicOnly)).isEqualTo(1);
+    assertThat(stats.docCount(hr)).isEqualTo(6);
+    assertThat(stats.docFreq("提交", hr)).isEqualTo(1);
+    assertThat(stats.docFreq("提交", new AccessFilter(Set.of()))).isZero();
+    assertThat(stats.docCount(new AccessFilter(Set.of()))).isZero();
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.openbook.analysis.OpenBookAnalysis;
+import org.openbook.analysis.QuestionText;
 import org.openbook.analysis.Synonyms;
 import org.openbook.analysis.TextAnalysis;
 import org.openbook.answer.Answer;
@@ -21,7 +22,6 @@ import org.openbook.answer.PromptBuilder;
 import org.openbook.answer.RefusalPolicy;
 import org.openbook.answer.SupportChecker;
 import org.openbook.answer.TermCoverage;
-import org.openbook.answer.TermWeights;
 import org.openbook.chunk.StructuredChunker;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.ConversationStore;
@@ -159,7 +159,7 @@ public final class OpenBook implements Closeable {
         settings.retrieval().fusion(), HybridRetriever.Mode.HYBRID, synonyms));
     Settings.Gate g = settings.gate();
     this.gate = g.lexical()
-        ? new EvidenceGate(g.threshold(), g.lexicalThreshold(), analysis, new TermWeights(store))
+        ? new EvidenceGate(g.threshold(), g.lexicalThreshold(), analysis, store)
         : EvidenceGate.denseOnly(g.threshold());
     this.generator = b.generator != null ? b.generator
         : settings.llm().<Generator>map(llm -> new OpenAiGenerator(llm,
@@ -238,7 +238,7 @@ public final class OpenBook implements Closeable {
    */
   public ExtractiveGenerator extractiveGenerator() {
     return new ExtractiveGenerator(RefusalPolicy.DEFAULT,
-        new TermCoverage(analysis, new TermWeights(store), synonyms, routes.primary(),
+        new TermCoverage(analysis, store, synonyms, routes.primary(),
             TermCoverage.DEFAULT_MIN_COSINE),
         routes.primary());
   }
@@ -329,8 +329,11 @@ public final class OpenBook implements Closeable {
    * A query as {@code principal} with the configured fetch-k.
    *
    * @param topK hits wanted, or null for the configured {@code retrieval.topK}
+   * @throws IllegalArgumentException when {@code text} has nothing to search for or is not valid
+   *     UTF-16 ({@link QuestionText}), naming the fault
    */
   public Query query(String text, Principal principal, Integer topK) {
+    QuestionText.require(text);
     int k = topK != null ? topK : settings.retrieval().topK();
     return new Query(text, principal, k, Math.max(k, settings.retrieval().fetchK()));
   }

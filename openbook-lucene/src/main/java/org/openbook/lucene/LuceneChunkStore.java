@@ -293,23 +293,34 @@ public final class LuceneChunkStore
     }
   }
 
-  /** Chunks with a BM25 text field in the searched snapshot (deleted chunks not yet merged away count). */
+  /**
+   * Chunks with a BM25 text field that {@code filter} allows, in the searched snapshot (a count
+   * query: deleted chunks do not count).
+   */
   @Override
-  public long docCount() throws IOException {
-    IndexSearcher s = searchers.acquire();
-    try {
-      return Math.max(0, s.getIndexReader().getDocCount(ChunkFields.TEXT));
-    } finally {
-      searchers.release(s);
-    }
+  public long docCount(AccessFilter filter) throws IOException {
+    return countAllowed(new FieldExistsQuery(ChunkFields.TEXT), filter);
   }
 
-  /** Lucene's document frequency of {@code term} in the BM25 text field (the one BM25's IDF uses). */
+  /**
+   * Chunks {@code filter} allows whose BM25 text field holds {@code term}: a count query, so,
+   * unlike Lucene's index-wide {@code docFreq} (which BM25's own IDF uses), it says nothing about
+   * departments outside the filter.
+   */
   @Override
-  public long docFreq(String term) throws IOException {
+  public long docFreq(String term, AccessFilter filter) throws IOException {
+    return countAllowed(new TermQuery(new Term(ChunkFields.TEXT, term)), filter);
+  }
+
+  private long countAllowed(Query what, AccessFilter filter) throws IOException {
+    if (filter.departments().isEmpty()) {
+      return 0;
+    }
+    Query q = new BooleanQuery.Builder().add(what, BooleanClause.Occur.FILTER)
+        .add(departments(filter), BooleanClause.Occur.FILTER).build();
     IndexSearcher s = searchers.acquire();
     try {
-      return s.getIndexReader().docFreq(new Term(ChunkFields.TEXT, term));
+      return s.count(q);
     } finally {
       searchers.release(s);
     }

@@ -306,20 +306,29 @@ public final class SolrChunkStore
     return numFound("count", new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY), false);
   }
 
-  /** Same as {@link #count()}: every chunk carries the BM25 token field. */
+  /** Chunks {@code filter} allows (every chunk carries the BM25 token field). */
   @Override
-  public long docCount() throws IOException {
-    return count();
+  public long docCount(AccessFilter filter) throws IOException {
+    if (filter.departments().isEmpty()) {
+      return 0;
+    }
+    return numFound("count", new SolrQuery("*:*").addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(departments(filter)), false);
   }
 
   /**
-   * Chunks whose BM25 token field holds {@code term}, as the {@code numFound} of a term query (exact
-   * across shards, unlike per-shard term statistics).
+   * Chunks {@code filter} allows whose BM25 token field holds {@code term}, as the
+   * {@code numFound} of a filtered term query (exact across shards, unlike per-shard term
+   * statistics, and blind to departments outside the filter).
    */
   @Override
-  public long docFreq(String term) throws IOException {
+  public long docFreq(String term, AccessFilter filter) throws IOException {
+    if (filter.departments().isEmpty()) {
+      return 0;
+    }
     return numFound("document frequency", new SolrQuery(SolrFields.TEXT_TOKENS + ":"
-        + ClientUtils.escapeQueryChars(term)).addFilterQuery(CHUNKS_ONLY), false);
+        + ClientUtils.escapeQueryChars(term)).addFilterQuery(CHUNKS_ONLY)
+        .addFilterQuery(departments(filter)), false);
   }
 
   private long countDocuments() throws IOException {

@@ -109,7 +109,8 @@ public final class CalibrateCommand implements Callable<Integer> {
       double route = dense.retrieve(new Query(c.question(), q.principal(), 1, 10))
           .bestDenseScore();
       out.add(new TwoSignalCalibration.Evidence(route,
-          engine.gate().judge(c.question(), top.hits(), top.bestDenseScore())));
+          engine.gate().judge(c.question(), top.hits(), top.bestDenseScore(),
+              q.principal().filter())));
     }
     return out;
   }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
 import java.util.Set;
+import org.openbook.analysis.QuestionText;
 
 /**
  * Reads and validates the JSON bodies of {@code /v1/ask} and {@code /v1/search} (and the object
@@ -139,6 +140,11 @@ public final class ApiRequests {
     }
     if (q.asText().isBlank()) {
       throw ApiException.badRequest("question", "'question' must not be empty");
+    }
+    // NBSP, zero-width space, BOM, NUL or a lone surrogate alone: nothing to search for
+    String problem = QuestionText.problem(q.asText());
+    if (problem != null) {
+      throw ApiException.badRequest("question", "'question' is not searchable: " + problem);
     }
     if (q.asText().length() > maxQuestionChars) {
       throw ApiException.badRequest("question", "'question' has " + q.asText().length()

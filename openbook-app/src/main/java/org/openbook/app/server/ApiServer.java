@@ -345,12 +345,13 @@ public final class ApiServer implements AutoCloseable {
     audit.requireWritable();
     String accept = ctx.header("Accept");
     boolean stream = accept != null && accept.contains("text/event-stream");
+    boolean showScores = identity(ctx).writer();
     if (!stream) {
-      Audited listener = new Audited(query, who, null);
+      Audited listener = new Audited(query, who, showScores, null);
       Answer a = answering.ask(conversationId, query, listener);
       finish(a, query, who, listener);
       ctx.contentType("application/json").result(JsonOutput.write(
-          answerBody(query, a, conversationId, true)));
+          answerBody(query, a, conversationId, true, showScores)));
       return;
     }
     ctx.status(200);
@@ -358,7 +359,7 @@ public final class ApiServer implements AutoCloseable {
     ctx.res().setHeader("Cache-Control", "no-cache");
     ctx.res().setHeader("X-Accel-Buffering", "no");
     SseEmitter sse = new SseEmitter(ctx.res().getOutputStream());
-    Audited listener = new Audited(query, who, sse);
+    Audited listener = new Audited(query, who, showScores, sse);
     Thread worker = Thread.currentThread();
     AtomicBoolean gone = new AtomicBoolean();
     ScheduledFuture<?> beat = heartbeats.scheduleWithFixedDelay(() -> {
@@ -379,7 +380,7 @@ public final class ApiServer implements AutoCloseable {
       }
       listener.ensureSources();
       finish(a, query, who, listener);
-      ObjectNode fin = answerBody(query, a, conversationId, false);
+      ObjectNode fin = answerBody(query, a, conversationId, false, showScores);
       sse.send("final", JsonOutput.write(fin));
     } catch (SseEmitter.ClientGoneException e) {
       metrics.askCancelled();
@@ -400,11 +401,12 @@ public final class ApiServer implements AutoCloseable {
 
   /** The JSON answer plus conversation id and turn index; without sources for the SSE final. */
   private ObjectNode answerBody(Query query, Answer a, String conversationId,
-      boolean withSources) {
+      boolean withSources, boolean showScores) {
     ObjectNode body = JsonOutput.askNode(query, a);
     if (!withSources) {
       body.remove("sources");
     }
+    ScoreVisibility.apply(body.get("sources"), showScores);
     if (a.status() == org.openbook.answer.AnswerStatus.FAILED) {
       // the reason may name the LLM endpoint; it goes to the log, the client gets a generic one
       LOG.warn("answer failed for {}: {}", LogSafe.of(query.principal().name()),
@@ -437,13 +439,15 @@ public final class ApiServer implements AutoCloseable {
   private final class Audited implements Answerer.Listener {
     private final Query query;
     private final Principal who;
+    private final boolean showScores;
     private final SseEmitter sse;
     private final AtomicBoolean audited = new AtomicBoolean();
     private boolean sourcesSent;
 
-    Audited(Query query, Principal who, SseEmitter sse) {
+    Audited(Query query, Principal who, boolean showScores, SseEmitter sse) {
       this.query = query;
       this.who = who;
+      this.showScores = showScores;
       this.sse = sse;
     }
 
@@ -453,7 +457,8 @@ public final class ApiServer implements AutoCloseable {
           sources.stream().map(Source::chunkId).toList());
       audited.set(true);
       if (sse != null) {
-        sse.send("sources", JsonOutput.sources(sources));
+        sse.send("sources", JsonOutput.write(
+            ScoreVisibility.apply(JsonOutput.sourcesNode(sources), showScores)));
         sourcesSent = true;
       }
     }
@@ -483,7 +488,9 @@ public final class ApiServer implements AutoCloseable {
     long millis = (System.nanoTime() - t0) / 1_000_000;
     audit.record("/v1/search", who.name(), query.text(),
         r.hits().stream().map(h -> h.chunk().id()).toList());
-    ctx.contentType("application/json").result(JsonOutput.search(query, r, millis));
+    ObjectNode body = JsonOutput.searchNode(query, r, millis);
+    ScoreVisibility.apply(body.get("hits"), identity(ctx).writer());
+    ctx.contentType("application/json").result(JsonOutput.write(body));
   }
 
   // ------------------------------------------------------------------ me, conversations, feedback

@@ -563,7 +563,8 @@ class WebPageBrowserTest {
     WebElement turn = last("#turns .exchange");
     WebElement answer = turn.findElement(By.cssSelector(".answer"));
     assertThat(answer.findElements(By.cssSelector("strong"))).hasSize(1);
-    assertThat(answer.findElements(By.cssSelector("code"))).hasSize(1);
+    // the `code` span, plus the address of the (inert) javascript: link
+    assertThat(answer.findElements(By.xpath(".//code[text()='code']"))).hasSize(1);
     assertThat(answer.findElements(By.cssSelector("img, script, iframe, [onerror]"))).isEmpty();
     assertThat(answer.findElements(By.cssSelector("a[href^='javascript']"))).isEmpty();
     assertThat(answer.getText()).contains("<img src=x onerror=");
@@ -588,6 +589,30 @@ class WebPageBrowserTest {
     waitForEnd();
     browser.navigate().refresh();
     wait.until(d -> visibleNow("app") && exchanges() == 1 && lastAnswer().contains("opens at 9:00"));
+  }
+
+  @Test
+  @Order(17)
+  void i30_11_should_show_links_from_documents_as_text_and_never_make_them_live()
+      throws Exception {
+    newChat();
+    String links = "请用[安全测试单点登录](http://127.0.0.1:9/phish?token=)完成测试 [1]。"
+        + "另见 <http://127.0.0.1:9/auto> 与 http://127.0.0.1:9/bare 以及 [参考][r]。\n\n"
+        + "[r]: http://127.0.0.1:9/ref\n\n<a href=\"http://127.0.0.1:9/html\">入口</a>";
+    ask("When does the Acme support hotline open?", paced(links, 5));
+    WebElement answer = last("#turns .exchange").findElement(By.cssSelector(".answer"));
+    assertThat(answer.getText()).contains("安全测试单点登录").contains("127.0.0.1:9/phish");
+    assertThat(answer.findElements(By.cssSelector("a[href]"))).isEmpty();
+    assertThat(answer.findElements(By.cssSelector("button.cite"))).isNotEmpty();
+
+    // the page alone, on raw Markdown the server never rewrote: still no live link
+    Object anchors = ((org.openqa.selenium.JavascriptExecutor) browser).executeAsyncScript(
+        "const done = arguments[arguments.length - 1];"
+            + "import('/js/markdown.js').then(m => { const f = m.render(arguments[0], n => {"
+            + " const b = document.createElement('button'); b.textContent = n; return b; });"
+            + " done([f.querySelectorAll('a').length, f.querySelectorAll('button').length,"
+            + " f.textContent]); }).catch(e => done(String(e)));", links);
+    assertThat(anchors).asString().startsWith("[0, 1, ").contains("http://127.0.0.1:9/phish");
   }
 
   @Test

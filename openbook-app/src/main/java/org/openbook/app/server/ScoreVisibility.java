@@ -1,0 +1,41 @@
+package org.openbook.app.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * Who sees the raw retrieval scores of a hit ({@code fusedScore}, {@code denseScore},
+ * {@code sparseScore}, {@code rerankScore}) in {@code /v1/search}, {@code /v1/ask} sources and the
+ * SSE {@code sources} event: writers only (a static principal in {@code server.writers}, or a
+ * token identity granted by {@code server.oidc.writers}), who tune and maintain the corpus. BM25 computes its IDF over the whole index (every department), so a public
+ * passage's {@code sparseScore} for a rare word drops when another department's document gains
+ * that word, and the fused score of min-max fusion follows it; to everyone else the scores would
+ * be a side channel into documents they cannot read. Ranks stay: they are computed among the
+ * passages the caller may read. Stateless.
+ */
+final class ScoreVisibility {
+
+  /** The fields removed for callers who do not see scores. */
+  static final List<String> RAW_SCORES =
+      List.of("fusedScore", "denseScore", "sparseScore", "rerankScore");
+
+  private ScoreVisibility() {}
+
+  /**
+   * {@code hits} (an array of hit or source objects) without the raw scores unless the caller
+   * sees them; changed in place and returned.
+   *
+   * @param shows whether the caller is a writer (see {@link Identity#writer()})
+   */
+  static <T extends JsonNode> T apply(T hits, boolean shows) {
+    if (hits != null && !shows) {
+      for (JsonNode h : hits) {
+        if (h instanceof ObjectNode o) {
+          o.remove(RAW_SCORES);
+        }
+      }
+    }
+    return hits;
+  }
+}
