@@ -42,13 +42,28 @@ public final class Loaders {
    * ({@code .png .jpg .jpeg .tif .tiff}, read by OCR).
    */
   public static Loaders defaults(LoaderSettings settings) {
-    return new Loaders(new MarkdownLoader(), new TextLoader(), new PdfLoader(settings.ocr()),
-        new HtmlLoader(), new org.openbook.document.office.WordLoader(),
-        new org.openbook.document.office.SpreadsheetLoader(settings.includeHiddenSheets()),
-        new org.openbook.document.office.SlidesLoader(),
-        new org.openbook.document.office.OpenDocumentLoader(settings.includeHiddenSheets()),
+    LoadLimits limits = settings.limits();
+    return new Loaders(new MarkdownLoader(), new TextLoader(),
+        new PdfLoader(settings.ocr(), limits), new HtmlLoader(),
+        new org.openbook.document.office.WordLoader(limits),
+        new org.openbook.document.office.SpreadsheetLoader(settings.includeHiddenSheets(), limits),
+        new org.openbook.document.office.SlidesLoader(limits),
+        new org.openbook.document.office.OpenDocumentLoader(settings.includeHiddenSheets(),
+            limits),
         new org.openbook.document.office.RtfLoader(),
-        new org.openbook.document.ocr.ImageLoader(settings.ocr()));
+        new org.openbook.document.ocr.ImageLoader(settings.ocr(), limits));
+  }
+
+  /**
+   * These loaders plus {@code more} (e.g. a test's loader for its own extension).
+   *
+   * @throws IllegalArgumentException when one claims an extension already taken
+   */
+  public Loaders plus(DocumentLoader... more) {
+    java.util.List<DocumentLoader> all = new java.util.ArrayList<>(
+        new java.util.LinkedHashSet<>(byExtension.values()));
+    all.addAll(java.util.List.of(more));
+    return new Loaders(all.toArray(DocumentLoader[]::new));
   }
 
   /** The loader for {@code file}'s extension, or empty when the type is not supported. */

@@ -44,14 +44,26 @@ import org.openbook.document.ocr.Tesseract;
 public final class PdfLoader implements DocumentLoader {
 
   private final OcrSettings ocr;
+  private final LoadLimits limits;
 
   /**
-   * @param ocr OCR of pages without a text layer: such a page is rendered at {@code ocr.dpi()}
-   *            in grey and read by {@link Tesseract} (its {@link PageSpan#ocr()} set); with OCR
-   *            off or not installed it is reported as needing OCR, as before
+   * @param ocr    OCR of pages without a text layer: such a page is rendered at
+   *               {@code ocr.dpi()} in grey and read by {@link Tesseract} (its
+   *               {@link PageSpan#ocr()} set); with OCR off or not installed it is reported as
+   *               needing OCR, as before
+   * @param limits OCR budget: a page over {@link LoadLimits#maxOcrPagePixels()} at that dpi is
+   *               never rendered, and rendering stops at {@link LoadLimits#maxOcrPixels()} or
+   *               {@link LoadLimits#ocrTimeout()} per file; pages left out are warnings, and a
+   *               file left without text by them is TOO_LARGE naming the limit
    */
-  public PdfLoader(OcrSettings ocr) {
+  public PdfLoader(OcrSettings ocr, LoadLimits limits) {
     this.ocr = ocr;
+    this.limits = limits;
+  }
+
+  /** @param ocr OCR of pages without a text layer, with {@link LoadLimits#DEFAULTS} */
+  public PdfLoader(OcrSettings ocr) {
+    this(ocr, LoadLimits.DEFAULTS);
   }
 
   /** A loader that OCRs when Tesseract is installed ({@link OcrSettings#DEFAULTS}). */
@@ -94,6 +106,7 @@ public final class PdfLoader implements DocumentLoader {
     List<String> pageTexts = new ArrayList<>();
     Set<Integer> ocrPages = new java.util.TreeSet<>();
     List<String> ocrWarnings = new ArrayList<>();
+    List<String> capped = new ArrayList<>();
     long ocrMillis = 0;
     boolean ocrRan = false;
     try (PDDocument pdf = Loader.loadPDF(raw.bytes())) {
@@ -109,6 +122,10 @@ public final class PdfLoader implements DocumentLoader {
       Optional<Tesseract> engine = Tesseract.find(ocr);
       if (engine.isPresent()) {
         PDFRenderer renderer = new PDFRenderer(pdf);
+        // large embedded images are decoded at the resolution rendered, not their own
+        renderer.setSubsamplingAllowed(true);
+        long deadline = System.nanoTime() + limits.ocrTimeout().toNanos();
+        long rendered = 0;
         for (int i = 0; i < pageTexts.size(); i++) {
           if (!pageTexts.get(i).isBlank()) {
             continue;
@@ -118,11 +135,30 @@ public final class PdfLoader implements DocumentLoader {
                 + "), not read");
             continue;
           }
+          long pixels = pixels(pdf.getPage(i).getCropBox(), ocr.dpi());
+          long left = deadline - System.nanoTime();
+          String cap = pixels > limits.maxOcrPagePixels()
+              ? pixels + " pixels at " + ocr.dpi() + " dpi over the limit of "
+                  + limits.maxOcrPagePixels() + " pixels per page (ingest.maxOcrPagePixels)"
+              : rendered + pixels > limits.maxOcrPixels()
+                  ? "OCR of this file would render more than the limit of "
+                      + limits.maxOcrPixels() + " pixels per file (ingest.maxOcrPixels)"
+                  : left <= 0 ? "OCR of this file took the limit of "
+                      + limits.ocrTimeout().toSeconds() + " s per file (ingest.ocrTimeoutSeconds)"
+                  : null;
+          if (cap != null) {
+            // never rendered: a 3000 pt page at 300 dpi is a 156 M pixel raster
+            ocrWarnings.add("page " + (i + 1) + ": not read by OCR: " + cap);
+            capped.add("page " + (i + 1) + ": " + cap);
+            continue;
+          }
+          rendered += pixels;
           long t0 = System.nanoTime();
           ocrRan = true;
           try {
             BufferedImage image = renderer.renderImageWithDPI(i, ocr.dpi(), ImageType.GRAY);
-            String text = clean(engine.get().recognize(image));
+            String text = clean(engine.get().recognize(image,
+                java.time.Duration.ofNanos(Math.min(left, ocr.pageTimeout().toNanos()))));
             if (!text.isBlank()) {
               pageTexts.set(i, text);
               ocrPages.add(i);
@@ -149,6 +185,12 @@ public final class PdfLoader implements DocumentLoader {
       warnings.addAll(r.warnings());
       return new LoadResult(r.document(), warnings, ocrPages.size(), ocrMillis);
     } catch (LoadException e) {
+      if (e.reason() == LoadException.Reason.NEEDS_OCR && !capped.isEmpty()) {
+        // no text because the OCR budget refused pages: the file is too large, not unreadable
+        throw new LoadException(LoadException.Reason.TOO_LARGE, source + ": "
+            + String.join("; ", capped.subList(0, Math.min(3, capped.size())))
+            + (capped.size() > 3 ? "; " + (capped.size() - 3) + " more pages" : ""), e);
+      }
       if (e.reason() != LoadException.Reason.NEEDS_OCR || !ocrWarnings.isEmpty()) {
         throw e;
       }
@@ -156,6 +198,17 @@ public final class PdfLoader implements DocumentLoader {
           ? "OCR found no text on these pages" : ocr.mode() == OcrSettings.Mode.OFF
               ? "OCR is off (ingest.ocr: off)" : Tesseract.installHint()), e);
     }
+  }
+
+  /**
+   * Pixels of {@code box} (PDF points, 1/72 inch) rendered at {@code dpi}, as
+   * {@link PDFRenderer#renderImageWithDPI} sizes its image.
+   */
+  static long pixels(org.apache.pdfbox.pdmodel.common.PDRectangle box, int dpi) {
+    double scale = dpi / 72.0;
+    long w = (long) Math.max(1, Math.floor(box.getWidth() * scale));
+    long h = (long) Math.max(1, Math.floor(box.getHeight() * scale));
+    return w * h;
   }
 
   /** {@link #build(List, Set, String, String, String)} without OCR'd pages. */

@@ -10,6 +10,7 @@ import io.javalin.http.HttpResponseException;
 import io.javalin.http.UploadedFile;
 import io.javalin.http.staticfiles.Location;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -70,6 +71,9 @@ public final class ApiServer implements AutoCloseable {
   private static final String PRINCIPAL = "openbook.principal";
   private static final String IDENTITY = "openbook.identity";
   private static final String REQUEST_ID = "openbook.requestId";
+  private static final String STARTED = "openbook.started";
+  /** Set once a request was counted against its principal's in-flight limit. */
+  private static final String COUNTED = "openbook.counted";
   /** Longest question accepted, in characters; longer ones are refused with 400. */
   public static final int MAX_QUESTION_CHARS = 1000;
   /** Largest page of a list endpoint ({@code limit}). */
@@ -108,6 +112,7 @@ public final class ApiServer implements AutoCloseable {
         return t;
       });
   private final long maxUploadBytes;
+  private final RequestLimits limits;
   private final Javalin app;
 
   /**
@@ -145,8 +150,10 @@ public final class ApiServer implements AutoCloseable {
     }
     corpus.writesDisabled().ifPresent(w -> LOG.warn("start-up: {}", LogSafe.of(w)));
     this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
+    this.limits = new RequestLimits(s.limits());
     this.app = Javalin.create(c -> {
       c.showJavalinBanner = false;
+      limits.configure(c);
       // SSE must reach the client event by event; compression would buffer it.
       c.http.disableCompression();
       // a known path with another method is 405 with an Allow header, not 404
@@ -208,6 +215,7 @@ public final class ApiServer implements AutoCloseable {
 
   private void routes() {
     app.before(ctx -> {
+      ctx.attribute(STARTED, System.nanoTime());
       String id = UUID.randomUUID().toString();
       ctx.attribute(REQUEST_ID, id);
       ctx.header("X-Request-Id", id);
@@ -220,6 +228,19 @@ public final class ApiServer implements AutoCloseable {
       Identity id = auth.identify(ctx.header("Authorization"));
       ctx.attribute(IDENTITY, id);
       ctx.attribute(PRINCIPAL, id.principal());
+      Principal who = id.principal();
+      // before any body is read, so a slow body holds at most this many threads per principal
+      if (!limits.enter(who.name())) {
+        throw limits.tooManyRequests(ctx);
+      }
+      ctx.attribute(COUNTED, who.name());
+    });
+    app.after("/v1/*", ctx -> {
+      String counted = ctx.attribute(COUNTED);
+      if (counted != null) {
+        ctx.attribute(COUNTED, null);
+        limits.exit(counted);
+      }
     });
     app.post("/v1/ask", this::ask);
     app.post("/v1/search", this::search);
@@ -321,6 +342,12 @@ public final class ApiServer implements AutoCloseable {
     return "other";
   }
 
+  /** The request body under the body deadline ({@link RequestLimits#body}). */
+  private InputStream body(Context ctx) {
+    Long started = ctx.attribute(STARTED);
+    return limits.body(ctx, started == null ? System.nanoTime() : started);
+  }
+
   private static Principal principal(Context ctx) {
     return ctx.attribute(PRINCIPAL);
   }
@@ -333,7 +360,7 @@ public final class ApiServer implements AutoCloseable {
 
   private void ask(Context ctx) throws IOException {
     Principal who = principal(ctx);
-    ApiRequests.Ask req = requests.ask(ctx.bodyInputStream(), ctx.contentLength());
+    ApiRequests.Ask req = requests.ask(body(ctx), ctx.contentLength());
     Query query = engine.query(req.question(), who, req.k());
     ConversationService answering = !req.agent() ? conversationService
         : agentConversations.orElseThrow(() -> ApiException.badRequest("agent",
@@ -481,7 +508,7 @@ public final class ApiServer implements AutoCloseable {
 
   private void search(Context ctx) throws IOException {
     Principal who = principal(ctx);
-    ApiRequests.Search req = requests.search(ctx.bodyInputStream(), ctx.contentLength());
+    ApiRequests.Search req = requests.search(body(ctx), ctx.contentLength());
     Query query = engine.query(req.question(), who, req.k());
     long t0 = System.nanoTime();
     SearchResult r = retriever.retrieve(query);
@@ -580,7 +607,7 @@ public final class ApiServer implements AutoCloseable {
 
   private void renameConversation(Context ctx) {
     Principal who = principal(ctx);
-    JsonNode body = requests.object(ctx.bodyInputStream(), ctx.contentLength(), Set.of("title"));
+    JsonNode body = requests.object(body(ctx), ctx.contentLength(), Set.of("title"));
     JsonNode title = body.get("title");
     if (title == null || !title.isTextual() || title.asText().isBlank()
         || title.asText().length() > ConversationLibrary.MAX_TITLE) {
@@ -599,7 +626,7 @@ public final class ApiServer implements AutoCloseable {
 
   private void postFeedback(Context ctx) throws IOException {
     Principal who = principal(ctx);
-    JsonNode body = requests.object(ctx.bodyInputStream(), ctx.contentLength(),
+    JsonNode body = requests.object(body(ctx), ctx.contentLength(),
         Set.of("conversationId", "turn", "rating", "comment"));
     JsonNode cid = body.get("conversationId");
     if (cid == null || !cid.isTextual()) {

@@ -17,6 +17,7 @@ import org.openbook.document.Document;
 import org.openbook.document.DocumentAssembler;
 import org.openbook.document.DocumentLoader;
 import org.openbook.document.LoadException;
+import org.openbook.document.LoadLimits;
 import org.openbook.document.LoadResult;
 import org.openbook.document.RawFile;
 import org.openbook.document.Section;
@@ -31,10 +32,22 @@ import org.openbook.document.Section;
 public final class ImageLoader implements DocumentLoader {
 
   private final OcrSettings settings;
+  private final LoadLimits limits;
 
-  /** @param settings OCR settings; mode OFF or no Tesseract binary means images are skipped */
-  public ImageLoader(OcrSettings settings) {
+  /**
+   * @param settings OCR settings; mode OFF or no Tesseract binary means images are skipped
+   * @param limits   an image (frame) over {@link LoadLimits#maxOcrPagePixels()} is never decoded;
+   *                 frames past {@link LoadLimits#maxOcrPixels()} or
+   *                 {@link LoadLimits#ocrTimeout()} per file are not read
+   */
+  public ImageLoader(OcrSettings settings, LoadLimits limits) {
     this.settings = settings;
+    this.limits = limits;
+  }
+
+  /** @param settings OCR settings, with {@link LoadLimits#DEFAULTS} */
+  public ImageLoader(OcrSettings settings) {
+    this(settings, LoadLimits.DEFAULTS);
   }
 
   @Override
@@ -53,6 +66,7 @@ public final class ImageLoader implements DocumentLoader {
     RawFile raw = RawFile.read(file);
     DocumentAssembler out = new DocumentAssembler();
     List<String> warnings = new ArrayList<>();
+    List<String> capped = new ArrayList<>();
     int pages = 0;
     long millis = 0;
     int frames;
@@ -67,7 +81,16 @@ public final class ImageLoader implements DocumentLoader {
       try {
         reader.setInput(in);
         frames = reader.getNumImages(true);
+        long firstPixels = (long) reader.getWidth(0) * reader.getHeight(0);
+        if (firstPixels > limits.maxOcrPagePixels()) {
+          // decoding would allocate the whole raster: a 50000 × 50000 PNG is a few KB on disk
+          throw LoadLimits.tooLarge(source, "image of " + reader.getWidth(0) + " × "
+              + reader.getHeight(0) + " pixels", limits.maxOcrPagePixels(), "pixels per page",
+              "ingest.maxOcrPagePixels");
+        }
         BufferedImage first = reader.read(0); // a damaged image is reported as such, OCR or not
+        long deadline = System.nanoTime() + limits.ocrTimeout().toNanos();
+        long decoded = 0;
         Tesseract ocr = Tesseract.find(settings).orElseThrow(() -> new LoadException(
             LoadException.Reason.IMAGE_NO_OCR, source + ": image not read, OCR is "
                 + (settings.mode() == OcrSettings.Mode.OFF ? "off (ingest.ocr: off)"
@@ -79,11 +102,29 @@ public final class ImageLoader implements DocumentLoader {
                 + settings.maxPages() + "), not read");
             break;
           }
+          long pixels = (long) reader.getWidth(i) * reader.getHeight(i);
+          long left = deadline - System.nanoTime();
+          String cap = pixels > limits.maxOcrPagePixels()
+              ? pixels + " pixels over the limit of " + limits.maxOcrPagePixels()
+                  + " pixels per page (ingest.maxOcrPagePixels)"
+              : decoded + pixels > limits.maxOcrPixels()
+                  ? "OCR of this file would read more than the limit of " + limits.maxOcrPixels()
+                      + " pixels per file (ingest.maxOcrPixels)"
+                  : left <= 0 ? "OCR of this file took the limit of "
+                      + limits.ocrTimeout().toSeconds() + " s per file (ingest.ocrTimeoutSeconds)"
+                  : null;
+          if (cap != null) {
+            warnings.add("page " + page + ": not read by OCR: " + cap);
+            capped.add("page " + page + ": " + cap);
+            continue;
+          }
+          decoded += pixels;
           BufferedImage image = i == 0 ? first : reader.read(i);
           long t0 = System.nanoTime();
           String text;
           try {
-            text = ocr.recognize(image);
+            text = ocr.recognize(image, java.time.Duration.ofNanos(
+                Math.min(left, settings.pageTimeout().toNanos())));
           } catch (OcrException e) {
             warnings.add("page " + page + ": OCR failed (" + e.getMessage() + ")");
             continue;
@@ -103,6 +144,10 @@ public final class ImageLoader implements DocumentLoader {
     } catch (IOException | RuntimeException e) {
       throw new LoadException(LoadException.Reason.CORRUPT,
           source + ": cannot decode image (" + e.getMessage() + ")", e);
+    }
+    if (out.isEmpty() && !capped.isEmpty()) {
+      throw new LoadException(LoadException.Reason.TOO_LARGE, source + ": "
+          + String.join("; ", capped.subList(0, Math.min(3, capped.size()))));
     }
     if (out.isEmpty()) {
       throw new LoadException(pages == 0 && !warnings.isEmpty()

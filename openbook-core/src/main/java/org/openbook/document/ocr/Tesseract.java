@@ -84,13 +84,21 @@ public final class Tesseract {
    * @throws OcrException when Tesseract fails, exits non-zero or exceeds the page timeout
    */
   public String recognize(BufferedImage image) throws OcrException {
+    return recognize(image, settings.pageTimeout());
+  }
+
+  /**
+   * As {@link #recognize(BufferedImage)} with {@code timeout} instead of the page timeout (what is
+   * left of a file's OCR budget).
+   */
+  public String recognize(BufferedImage image, java.time.Duration timeout) throws OcrException {
     Path png = null;
     try {
       png = Files.createTempFile("openbook-ocr-", ".png");
       if (!ImageIO.write(image, "png", png.toFile())) {
         throw new OcrException("cannot encode the page image as PNG");
       }
-      return recognize(png);
+      return recognize(png, timeout);
     } catch (IOException e) {
       throw new OcrException("cannot write the page image: " + e.getMessage(), e);
     } finally {
@@ -104,7 +112,7 @@ public final class Tesseract {
     }
   }
 
-  private String recognize(Path png) throws OcrException {
+  private String recognize(Path png, java.time.Duration timeout) throws OcrException {
     List<String> cmd = List.of(settings.binary(), png.toString(), "stdout", "-l",
         settings.languages(), "--psm", "3", "-c", "preserve_interword_spaces=1");
     Path err = null;
@@ -125,11 +133,11 @@ public final class Tesseract {
       }, "tesseract-stdout");
       reader.setDaemon(true);
       reader.start();
-      long millis = settings.pageTimeout().toMillis();
+      long millis = Math.max(1, timeout.toMillis());
       if (!p.waitFor(millis, TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
-        throw new OcrException("Tesseract took longer than " + settings.pageTimeout().toSeconds()
-            + " s (ingest.ocrPageTimeoutSeconds)");
+        throw new OcrException("Tesseract took longer than " + Math.max(1, timeout.toSeconds())
+            + " s (ingest.ocrPageTimeoutSeconds, or what was left of ingest.ocrTimeoutSeconds)");
       }
       if (p.exitValue() != 0) {
         String msg = Files.readString(err, StandardCharsets.UTF_8).strip();

@@ -7,6 +7,7 @@ import org.apache.poi.openxml4j.util.ZipSecureFile;
 import org.apache.poi.poifs.filesystem.FileMagic;
 import org.apache.poi.util.IOUtils;
 import org.openbook.document.LoadException;
+import org.openbook.document.LoadLimits;
 import org.openbook.document.RawFile;
 
 /**
@@ -97,39 +98,37 @@ final class OfficeFiles {
   }
 
   /**
+   * {@link #check(byte[], String)}, then, for a zip container, the {@link ZipGuard} pass: inflated
+   * bytes and XML nodes within {@code limits}, before POI parses anything.
+   *
+   * @throws LoadException as {@link #check(byte[], String)}, or TOO_LARGE naming the limit
+   */
+  static void check(byte[] bytes, String source, String kind, LoadLimits limits)
+      throws LoadException {
+    check(bytes, source);
+    if (FileMagic.valueOf(bytes) == FileMagic.OOXML) {
+      ZipGuard.scan(bytes, source, kind, limits, java.util.Set.of());
+    }
+  }
+
+  /**
    * Inflates every entry of a zip container through POI's guarded stream (the limits above) and
-   * returns the wanted ones, so that a zip bomb or a truncated archive is refused before any XML
-   * is parsed.
+   * {@link ZipGuard}'s limits, and returns the wanted ones, so that a zip bomb, an oversized XML
+   * part or a truncated archive is refused before any XML is parsed.
    *
    * @param wanted entry names to return, e.g. {@code content.xml}
    * @return the wanted entries that exist, by name
    * @throws LoadException CORRUPT when the bytes are not a whole zip, TOO_LARGE when an entry
    *     exceeds {@value #MAX_ENTRY_BYTES} bytes or inflates more than 1/{@value #MIN_INFLATE_RATIO}
-   *     times
+   *     times, or the file exceeds {@code limits}
    */
   static java.util.Map<String, byte[]> readZip(byte[] bytes, String source, String kind,
-      java.util.Set<String> wanted) throws LoadException {
+      java.util.Set<String> wanted, LoadLimits limits) throws LoadException {
     if (FileMagic.valueOf(bytes) != FileMagic.OOXML) { // OOXML = the zip signature PK\3\4
       throw new LoadException(LoadException.Reason.CORRUPT,
           source + ": not a zip container, as " + kind + " files are");
     }
-    java.util.Map<String, byte[]> out = new java.util.HashMap<>();
-    try (var zip = new org.apache.poi.openxml4j.util.ZipInputStreamZipEntrySource(
-        new org.apache.poi.openxml4j.util.ZipArchiveThresholdInputStream(
-            new org.apache.commons.compress.archivers.zip.ZipArchiveInputStream(
-                new java.io.ByteArrayInputStream(bytes))))) {
-      for (var it = zip.getEntries(); it.hasMoreElements(); ) {
-        var entry = it.nextElement();
-        if (wanted.contains(entry.getName())) {
-          try (var in = zip.getInputStream(entry)) {
-            out.put(entry.getName(), in.readAllBytes());
-          }
-        }
-      }
-    } catch (java.io.IOException | RuntimeException e) {
-      throw failure(source, kind, e);
-    }
-    return out;
+    return ZipGuard.scan(bytes, source, kind, limits, wanted);
   }
 
   /** The lower-case extension of {@code file}, e.g. {@code docx}. */

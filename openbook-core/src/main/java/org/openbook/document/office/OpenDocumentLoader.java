@@ -12,6 +12,7 @@ import org.openbook.document.Document;
 import org.openbook.document.DocumentAssembler;
 import org.openbook.document.DocumentLoader;
 import org.openbook.document.LoadException;
+import org.openbook.document.LoadLimits;
 import org.openbook.document.LoadResult;
 import org.openbook.document.RawFile;
 import org.w3c.dom.Element;
@@ -46,7 +47,9 @@ import org.xml.sax.SAXException;
  *       {@code includeHidden}, and reported as warnings.</li>
  * </ul>
  *
- * <p>Hostile input: a zip bomb is TOO_LARGE; a password-protected file (the manifest gives
+ * <p>Hostile input: a zip bomb, or a package over {@link LoadLimits#maxInflatedBytes()} or
+ * {@link LoadLimits#maxXmlNodes()}, is TOO_LARGE (checked in one streaming pass before any DOM is
+ * built); a password-protected file (the manifest gives
  * {@code content.xml} encryption data) is ENCRYPTED; a truncated zip or malformed XML is CORRUPT.
  */
 public final class OpenDocumentLoader implements DocumentLoader {
@@ -57,12 +60,22 @@ public final class OpenDocumentLoader implements DocumentLoader {
   private static final String MANIFEST_NS = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0";
 
   private final boolean includeHidden;
+  private final LoadLimits limits;
+
+  /**
+   * @param includeHidden whether hidden sheets, rows and columns of {@code .ods} files are indexed
+   * @param limits        inflated bytes and XML nodes one file may have
+   */
+  public OpenDocumentLoader(boolean includeHidden, LoadLimits limits) {
+    this.includeHidden = includeHidden;
+    this.limits = limits;
+  }
 
   /**
    * @param includeHidden whether hidden sheets, rows and columns of {@code .ods} files are indexed
    */
   public OpenDocumentLoader(boolean includeHidden) {
-    this.includeHidden = includeHidden;
+    this(includeHidden, LoadLimits.DEFAULTS);
   }
 
   /** Hidden sheets, rows and columns left out. */
@@ -86,7 +99,7 @@ public final class OpenDocumentLoader implements DocumentLoader {
     RawFile raw = RawFile.read(file);
     String ext = OfficeFiles.extension(file);
     Map<String, byte[]> parts = OfficeFiles.readZip(raw.bytes(), source, "OpenDocument",
-        Set.of(CONTENT, STYLES, MANIFEST));
+        Set.of(CONTENT, STYLES, MANIFEST), limits);
     if (!parts.containsKey(CONTENT)) {
       throw new LoadException(LoadException.Reason.CORRUPT,
           source + ": OpenDocument package without content.xml");

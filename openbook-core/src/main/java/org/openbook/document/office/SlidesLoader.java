@@ -24,6 +24,7 @@ import org.openbook.document.Document;
 import org.openbook.document.DocumentAssembler;
 import org.openbook.document.DocumentLoader;
 import org.openbook.document.LoadException;
+import org.openbook.document.LoadLimits;
 import org.openbook.document.LoadResult;
 import org.openbook.document.RawFile;
 import org.openbook.document.Section.Kind;
@@ -44,6 +45,19 @@ public final class SlidesLoader implements DocumentLoader {
   /** Heading under which a slide's speaker notes are indexed. */
   public static final String NOTES = "演讲者备注";
 
+  private final LoadLimits limits;
+
+  /** @param limits inflated bytes and XML nodes one file may have */
+  public SlidesLoader(LoadLimits limits) {
+    this.limits = limits;
+  }
+
+  /** {@link LoadLimits#DEFAULTS}. */
+  public SlidesLoader() {
+    this(LoadLimits.DEFAULTS);
+  }
+
+
   @Override
   public Set<String> extensions() {
     return Set.of("pptx", "ppt");
@@ -58,7 +72,7 @@ public final class SlidesLoader implements DocumentLoader {
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);
-    OfficeFiles.check(raw.bytes(), source);
+    OfficeFiles.check(raw.bytes(), source, "PowerPoint", limits);
     DocumentAssembler out = new DocumentAssembler();
     int slides;
     try (SlideShow<?, ?> show = SlideShowFactory.create(new ByteArrayInputStream(raw.bytes()))) {

@@ -24,6 +24,7 @@ import org.openbook.document.Document;
 import org.openbook.document.DocumentAssembler;
 import org.openbook.document.DocumentLoader;
 import org.openbook.document.LoadException;
+import org.openbook.document.LoadLimits;
 import org.openbook.document.LoadResult;
 import org.openbook.document.RawFile;
 import org.openbook.document.Section;
@@ -50,12 +51,20 @@ import org.openbook.document.Section;
 public final class SpreadsheetLoader implements DocumentLoader {
 
   private final boolean includeHidden;
+  private final LoadLimits limits;
 
   /**
    * @param includeHidden whether hidden sheets, rows and columns are indexed too
+   * @param limits        inflated bytes and XML nodes one file may have
    */
-  public SpreadsheetLoader(boolean includeHidden) {
+  public SpreadsheetLoader(boolean includeHidden, LoadLimits limits) {
     this.includeHidden = includeHidden;
+    this.limits = limits;
+  }
+
+  /** @param includeHidden whether hidden sheets, rows and columns are indexed too */
+  public SpreadsheetLoader(boolean includeHidden) {
+    this(includeHidden, LoadLimits.DEFAULTS);
   }
 
   /** Hidden sheets, rows and columns left out. */
@@ -83,7 +92,7 @@ public final class SpreadsheetLoader implements DocumentLoader {
     if (ext.equals("csv")) {
       readCsv(raw.bytes(), source, RawFile.baseName(file), out);
     } else {
-      OfficeFiles.check(raw.bytes(), source);
+      OfficeFiles.check(raw.bytes(), source, "spreadsheet", limits);
       try (Workbook wb = WorkbookFactory.create(new ByteArrayInputStream(raw.bytes()))) {
         DataFormatter fmt = new DataFormatter(Locale.ROOT);
         fmt.setUseCachedValuesForFormulaCells(true);

@@ -34,6 +34,7 @@ import org.openbook.document.Document;
 import org.openbook.document.DocumentAssembler;
 import org.openbook.document.DocumentLoader;
 import org.openbook.document.LoadException;
+import org.openbook.document.LoadLimits;
 import org.openbook.document.LoadResult;
 import org.openbook.document.RawFile;
 import org.openbook.document.Section;
@@ -66,6 +67,19 @@ public final class WordLoader implements DocumentLoader {
   /** Word field codes in HWPF text: {@code \u0013 instruction \u0014 result \u0015}. */
   private static final Pattern FIELD = Pattern.compile("\\u0013[^\\u0013\\u0014\\u0015]*\\u0014");
 
+  private final LoadLimits limits;
+
+  /** @param limits inflated bytes and XML nodes one file may have */
+  public WordLoader(LoadLimits limits) {
+    this.limits = limits;
+  }
+
+  /** {@link LoadLimits#DEFAULTS}. */
+  public WordLoader() {
+    this(LoadLimits.DEFAULTS);
+  }
+
+
   @Override
   public Set<String> extensions() {
     return Set.of("docx", "doc");
@@ -83,7 +97,7 @@ public final class WordLoader implements DocumentLoader {
     DocumentAssembler out = new DocumentAssembler();
     String[] title = {null};
     try {
-      OfficeFiles.check(raw.bytes(), source);
+      OfficeFiles.check(raw.bytes(), source, "Word", limits);
       if (OfficeFiles.isOle2(raw.bytes())) {
         readDoc(raw.bytes(), out, title);
       } else {

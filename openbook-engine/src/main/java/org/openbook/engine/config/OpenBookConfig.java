@@ -484,6 +484,11 @@ public record OpenBookConfig(
    * @param dataDir         folder for conversations and feedback (default: {@code <docs>-data}
    *                        beside the docs folder)
    * @param oidc            OIDC/JWT bearer tokens from an identity provider, or none
+   * @param bodyTimeoutSeconds        longest a request body may take (default 30; see
+   *                                  {@link ServerLimits})
+   * @param minBodyBytesPerSecond     slowest accepted body rate (default 1024; 0 = off)
+   * @param maxConcurrentPerPrincipal requests in flight per principal (default 8)
+   * @param quotas                    stored conversations, turns, ratings and jobs per principal
    */
   public record Server(
       Map<String, String> tokens,
@@ -494,7 +499,11 @@ public record OpenBookConfig(
       Integer maxK,
       String auditLog,
       String dataDir,
-      Oidc oidc) {
+      Oidc oidc,
+      Integer bodyTimeoutSeconds,
+      Long minBodyBytesPerSecond,
+      Integer maxConcurrentPerPrincipal,
+      ServerLimits.Quotas quotas) {
 
     /** Default largest JSON body: questions are short, 64 KiB is generous. */
     public static final long DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -508,6 +517,14 @@ public record OpenBookConfig(
       writers = writers == null ? List.of() : List.copyOf(writers);
     }
 
+    /** A server section with every limit at its default. */
+    public Server(Map<String, String> tokens, List<String> writers, String docsDir,
+        Long maxBodyBytes, Long maxUploadBytes, Integer maxK, String auditLog, String dataDir,
+        Oidc oidc) {
+      this(tokens, writers, docsDir, maxBodyBytes, maxUploadBytes, maxK, auditLog, dataDir, oidc,
+          null, null, null, null);
+    }
+
     Settings.Server resolve() {
       int k = maxK == null ? DEFAULT_MAX_K : maxK;
       if (k < 1) {
@@ -518,7 +535,9 @@ public record OpenBookConfig(
           maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes,
           maxUploadBytes == null ? DEFAULT_MAX_UPLOAD_BYTES : maxUploadBytes, k,
           Optional.ofNullable(auditLog).map(Path::of),
-          Optional.ofNullable(dataDir).map(Path::of), Optional.ofNullable(oidc));
+          Optional.ofNullable(dataDir).map(Path::of), Optional.ofNullable(oidc),
+          ServerLimits.resolve(bodyTimeoutSeconds, minBodyBytesPerSecond,
+              maxConcurrentPerPrincipal, quotas));
     }
   }
 

@@ -156,6 +156,7 @@ public record Settings(
    * @param auditLog       file the audit lines are appended to, or empty for the logger only
    * @param dataDir        folder for conversations and feedback, or empty for {@code <docs>-data}
    * @param oidc           JWT bearer tokens from an identity provider, or empty for none
+   * @param limits         body deadlines, requests in flight and storage quotas per principal
    */
   public record Server(
       Map<String, String> tokens,
@@ -166,7 +167,8 @@ public record Settings(
       int maxK,
       Optional<Path> auditLog,
       Optional<Path> dataDir,
-      Optional<OpenBookConfig.Oidc> oidc) {
+      Optional<OpenBookConfig.Oidc> oidc,
+      ServerLimits limits) {
 
     public Server {
       tokens = Map.copyOf(tokens);
