@@ -13,10 +13,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 30, attack suite: path traversal against a real {@code openbook serve}. {@code ..} in
@@ -162,5 +164,114 @@ class AttackTraversalTest {
     assertThat(r.statusCode()).as(r.body()).isBetween(400, 499);
     assertThat(outside()).isEqualTo(before);
     s.assertHealthy();
+  }
+
+  // ---- item 1: one normal form of every source path --------------------------------------
+
+  static Stream<Arguments> unnormalisedFinancePaths() {
+    return Stream.of(".%2Ffinance%2F%E9%A2%84%E7%AE%97.txt", "finance%2F.%2F%E9%A2%84%E7%AE%97.txt",
+        "finance%2F%2F%E9%A2%84%E7%AE%97.txt", "hr%2F..%2Ffinance%2F%E9%A2%84%E7%AE%97.txt",
+        ".%2F.%2Ffinance%2F%E9%A2%84%E7%AE%97.txt", "finance%2F%E9%A2%84%E7%AE%97.txt%2F",
+        "..%2Fdocs%2Ffinance%2F%E9%A2%84%E7%AE%97.txt", "./finance/%E9%A2%84%E7%AE%97.txt",
+        "%2Ffinance%2F%E9%A2%84%E7%AE%97.txt", "finance%2F%E9%A2%84%E7%AE%97.txt%2F.")
+        .map(Arguments::of);
+  }
+
+  /**
+   * Issue 30 item 1: the hr-only writer cannot delete a finance file through a path that
+   * normalises to it; the file stays on disk and in the index, and later uploads still work.
+   */
+  @ParameterizedTest(name = "hrwriter DELETE /v1/documents/{0}")
+  @MethodSource("unnormalisedFinancePaths")
+  @Tag("pending-i30")
+  void i30_1_should_refuse_the_hr_writer_a_finance_file_under_any_spelling(String path)
+      throws Exception {
+    Path budget = s.docs.resolve(AttackCorpus.FINANCE_BUDGET);
+    try {
+      HttpResponse<String> r = s.delete("/v1/documents/" + path, "tok-hrwriter");
+
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(404);
+      assertThat(Files.readString(budget)).isEqualTo(AttackCorpus.FINANCE_BUDGET_TEXT);
+      assertThat(s.get("/v1/documents?limit=500", "tok-admin").body())
+          .contains(AttackCorpus.FINANCE_BUDGET);
+      HttpResponse<String> later = s.upload("tok-admin", "public",
+          RealServer.file("after-delete.md", "# After\n\nAn upload after the delete attempt.\n"));
+      assertThat(later.statusCode()).as(later.body()).isEqualTo(202);
+      s.awaitJob("tok-admin", json(later).get("jobId").asText(), 120);
+      s.delete("/v1/documents/public%2Fafter-delete.md", "tok-admin");
+    } finally {
+      // keep the shared corpus whole for the cases after this one
+      if (!Files.exists(budget)) {
+        Files.writeString(budget, AttackCorpus.FINANCE_BUDGET_TEXT, StandardCharsets.UTF_8);
+      }
+    }
+  }
+
+  /**
+   * Issue 30 item 1, constructed: a writer who may read the file deletes it under another
+   * spelling; the file is then gone from disk and index alike (or refused, and in both).
+   */
+  @ParameterizedTest(name = "admin DELETE {0}")
+  @ValueSource(strings = {".%2Fpublic%2Fscratch.md", "public%2F.%2Fscratch.md",
+      "public%2F%2Fscratch.md", "hr%2F..%2Fpublic%2Fscratch.md", "..%2Fdocs%2Fpublic%2Fscratch.md"})
+  @Tag("pending-i30")
+  void i30_1_should_keep_disk_and_index_in_step_when_a_writer_deletes_under_another_spelling(
+      String path) throws Exception {
+    JsonNode job = s.uploadAndWait("tok-admin", "public", RealServer.file("scratch.md",
+        "# Scratch\n\nA scratch document for a delete.\n"));
+    assertThat(job.get("status").asText()).isEqualTo("succeeded");
+    try {
+      HttpResponse<String> r = s.delete("/v1/documents/" + path, "tok-admin");
+
+      boolean onDisk = Files.exists(s.docs.resolve("public/scratch.md"));
+      boolean indexed = s.get("/v1/documents?limit=500", "tok-admin").body()
+          .contains("public/scratch.md");
+      assertThat(r.statusCode()).as(r.body()).isIn(200, 404);
+      assertThat(onDisk).as("on disk %s, indexed %s", onDisk, indexed).isEqualTo(indexed);
+      assertThat(onDisk).isEqualTo(r.statusCode() == 404);
+      if (r.statusCode() == 200) {
+        assertThat(json(r).get("deleted").asText()).isEqualTo("public/scratch.md");
+      }
+    } finally {
+      s.delete("/v1/documents/public%2Fscratch.md", "tok-admin");
+      Files.deleteIfExists(s.docs.resolve("public/scratch.md"));
+    }
+  }
+
+  // ---- item 12: symlinks ------------------------------------------------------------------
+
+  /**
+   * Issue 30 item 12: a symlinked folder inside the docs folder lets neither an upload write
+   * outside it nor a delete remove a file there.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"tok-admin", "tok-hrwriter"})
+  @Tag("pending-i30")
+  void i30_12_should_refuse_to_follow_a_symlink_out_of_the_docs_folder(String token)
+      throws Exception {
+    Path link = s.docs.resolve("public/linked");
+    Path outsideDir = s.root.resolve(AttackCorpus.OUTSIDE_DIR);
+    Files.createSymbolicLink(link, outsideDir);
+    Map<String, String> before = outside();
+    try {
+      HttpResponse<String> up = s.upload(token, "public/linked",
+          RealServer.file("planted.txt", "planted outside the docs folder\n"));
+      if (up.statusCode() == 202) {
+        s.awaitJob(token, json(up).get("jobId").asText(), 120);
+      }
+      HttpResponse<String> del = s.delete("/v1/documents/public%2Flinked%2F"
+          + AttackCorpus.VICTIM_FILE, token);
+
+      assertThat(up.statusCode()).as(up.body()).isBetween(400, 499);
+      assertThat(del.statusCode()).as(del.body()).isEqualTo(404);
+      assertThat(outside()).isEqualTo(before);
+    } finally {
+      Files.deleteIfExists(link);
+      Files.deleteIfExists(outsideDir.resolve("planted.txt"));
+      if (!Files.exists(outsideDir.resolve(AttackCorpus.VICTIM_FILE))) {
+        Files.writeString(outsideDir.resolve(AttackCorpus.VICTIM_FILE),
+            AttackCorpus.CANARY_TEXT + " (victim)\n", StandardCharsets.UTF_8);
+      }
+    }
   }
 }

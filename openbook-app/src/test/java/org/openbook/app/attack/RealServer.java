@@ -78,6 +78,9 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
   final RSAKey key;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final HttpServer jwks;
+  /** Requests to {@link #oobUrl}: an XML parser fetched an external entity. */
+  final java.util.concurrent.atomic.AtomicInteger oobHits =
+      new java.util.concurrent.atomic.AtomicInteger();
   private Process process;
   private int port;
   private final Thread hook;
@@ -91,12 +94,17 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
     }
   }
 
-  /** The one server of this JVM, started on first use (and again if its process died). */
+  /**
+   * The one server of this JVM, started on first use, and started again when its process died
+   * or stopped answering {@code /healthz} (an attack that brought it down must not fail every
+   * later class for the wrong reason).
+   */
   static synchronized RealServer shared() {
     try {
       if (instance == null) {
         instance = new RealServer();
-      } else if (!instance.process.isAlive()) {
+      } else if (!instance.healthy()) {
+        instance.stopProcess();
         instance.startServe(instance.config);
       }
       return instance;
@@ -124,6 +132,14 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
       ex.getResponseHeaders().add("Content-Type", "application/json");
       ex.sendResponseHeaders(200, keys.length);
       ex.getResponseBody().write(keys);
+      ex.close();
+    });
+    // out-of-band probe: an XML parser that fetches an external entity or DTD calls here
+    jwks.createContext("/oob", ex -> {
+      oobHits.incrementAndGet();
+      byte[] dtd = "<!ENTITY oob \"OOBFETCHED\">".getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, dtd.length);
+      ex.getResponseBody().write(dtd);
       ex.close();
     });
     jwks.start();
@@ -260,6 +276,18 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
     }
   }
 
+  private boolean healthy() {
+    try {
+      return process.isAlive() && send(HttpRequest.newBuilder(uri("/healthz")).GET(), null,
+          Duration.ofSeconds(10)).statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /** Whether the server process is running. */
   boolean alive() {
     return process.isAlive();
@@ -281,6 +309,11 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
     } catch (IOException e) {
       // a temporary folder: best effort
     }
+  }
+
+  /** A URL on 127.0.0.1 that counts its requests in {@link #oobHits}. */
+  String oobUrl(String name) {
+    return "http://127.0.0.1:" + jwks.getAddress().getPort() + "/oob/" + name;
   }
 
   // ------------------------------------------------------------------ files
@@ -317,9 +350,16 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
     return URI.create("http://127.0.0.1:" + port + path);
   }
 
+  /** Sends {@code b} (with {@code token} unless null), waiting at most 120 s for the reply. */
   HttpResponse<String> send(HttpRequest.Builder b, String token)
       throws IOException, InterruptedException {
-    b.timeout(Duration.ofSeconds(120));
+    return send(b, token, Duration.ofSeconds(120));
+  }
+
+  /** Sends {@code b} (with {@code token} unless null), waiting at most {@code timeout}. */
+  HttpResponse<String> send(HttpRequest.Builder b, String token, Duration timeout)
+      throws IOException, InterruptedException {
+    b.timeout(timeout);
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }
@@ -467,8 +507,8 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
 
   /** Asserts the server still answers {@code /healthz} with 200 within 10 s. */
   void assertHealthy() throws Exception {
-    HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/healthz")).GET()
-        .timeout(Duration.ofSeconds(10)), null);
+    HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/healthz")).GET(), null,
+        Duration.ofSeconds(10));
     if (r.statusCode() != 200 || !alive()) {
       throw new AssertionError("server not healthy: " + r.statusCode() + " " + r.body());
     }
