@@ -161,12 +161,11 @@ public final class ApiServer implements AutoCloseable {
       c.http.maxRequestSize = Math.max(s.maxBodyBytes(), maxUploadBytes);
       c.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
       c.jetty.multipartConfig.maxFileSize(maxUploadBytes, io.javalin.config.SizeUnit.BYTES);
-      // Jetty's own 400/431 replies in the API's JSON shape with the security headers
+      // Jetty's own 400/431 replies in the API's JSON shape with the security headers (the
+      // servlet context has no handler of its own, so it falls back to the server's)
       c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
-      c.jetty.modifyServletContextHandler(h -> {
-        h.setErrorHandler(new JsonErrorHandler());
-        MethodOverrideFilter.install(h);  // the method is the request line's, never a header's
-      });
+      // the method is the request line's, never a header's
+      c.jetty.modifyServletContextHandler(MethodOverrideFilter::install);
       c.staticFiles.add(sf -> {
         sf.hostedPath = "/";
         sf.directory = "/web";

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * (a malformed request line, a 20 KB header → 431, an ambiguous or badly encoded URI) gets the
  * {@code {"error": {status, field, message, requestId}}} body, {@code application/json}, the
  * security headers and an {@code X-Request-Id}, like every other reply. Set on the Jetty
- * {@code Server} (bad messages, answered by {@link #badMessageError}) and on the servlet context
- * (errors dispatched by Jetty, answered by {@link #handle}).
+ * {@code Server}: bad messages are answered by {@link #badMessageError}; an error Jetty dispatches
+ * inside the servlet context (which has no handler of its own) by {@link #handle}.
  */
 final class JsonErrorHandler extends ErrorHandler {
   private static final Logger LOG = LoggerFactory.getLogger(JsonErrorHandler.class);

@@ -283,12 +283,15 @@ class RequestStrictnessTest {
         400);
     assertJsonError(raw(ascii("GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         + "Content-Length: abc\r\n\r\n")), 400);
+    // an absolute-form target naming another authority than Host
+    assertJsonError(raw(ascii("GET http://other.example/v1/me HTTP/1.1\r\n"
+        + "Host: 127.0.0.1\r\n\r\n")), 400);
   }
 
   @Test
   void i30_12_should_answer_a_badly_encoded_uri_with_the_json_error() throws Exception {
     for (String path : new String[] {"/v1/%zz", "/v1/sections/%E9%A2", "/%", "/v1/me%00",
-        "/v1/sections/%C0%AF"}) {
+        "/v1/sections/%C0%AF", "/..;/v1/me"}) {
       Raw r = raw(ascii("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
           + "Authorization: Bearer tok-visitor\r\nConnection: close\r\n\r\n"));
 

@@ -472,8 +472,11 @@ public record OpenBookConfig(
    *
    * @param tokens          bearer token → principal name (a key of {@code principals}, or a name
    *                        with no entry there, which reads {@code public} only); no tokens means
-   *                        every {@code /v1} request is refused with 401
-   * @param writers         principal names allowed to upload and delete documents (default none)
+   *                        every {@code /v1} request is refused with 401; a name may not start
+   *                        with {@code oidc:}, the namespace of token identities
+   * @param writers         static principal names (of {@code tokens}) allowed to upload and
+   *                        delete documents (default none); token (OIDC) users are granted by
+   *                        {@code oidc.writers}, never by a name here
    * @param docsDir         folder the server keeps the corpus in; uploads are written there and
    *                        ingested from there (default: {@code <index>-docs} beside the index)
    * @param maxBodyBytes    largest JSON request body in bytes (default 65536)
