@@ -558,6 +558,12 @@ public final class Corpus {
   private void rollBack(Journal journal) throws IOException {
     List<Path> restored = new ArrayList<>();
     for (Journal.Entry e : journal.entries()) {
+      if (!normal(e.source()) || e.backup() != null && !e.backup().matches("bk-[\\w.-]+")) {
+        // written by this class only; anything else is not followed out of the docs folder
+        LOG.warn("journal entry {} -> {} ignored: not a source and backup name", e.source(),
+            e.backup());
+        continue;
+      }
       Path dest = docsDir.resolve(e.source());
       Path backup = e.backup() == null ? null : staging.resolve(e.backup());
       if (backup != null && Files.exists(backup)) {
@@ -571,6 +577,14 @@ public final class Corpus {
     // the index may hold a partial commit of the upload: bring it in line with the files
     engine.ingest(docsDir, restored, IngestListener.NONE);
     Files.deleteIfExists(staging.resolve(JOURNAL));
+  }
+
+  private static boolean normal(String source) {
+    try {
+      return new SourcePath(source) != null;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private void finish(Journal journal) throws IOException {
