@@ -24,6 +24,7 @@ public final class FolderAccess {
 
   /** folder prefix ({@code hr/}, '/'-separated, relative to the corpus root) → department. */
   private final Map<String, String> folders;
+  private final boolean uploadsOnlyInRuledFolders;
 
   /**
    * @param folders folder → departments; each folder must name exactly one department (a document
@@ -32,6 +33,17 @@ public final class FolderAccess {
    *     one non-blank name, or the folder is blank or absolute
    */
   public FolderAccess(Map<String, List<String>> folders) {
+    this(folders, false);
+  }
+
+  /**
+   * As {@link #FolderAccess(Map)}.
+   *
+   * @param uploadsOnlyInRuledFolders whether uploads are taken only into folders a rule covers
+   *     (see {@link #uploadsOnlyInRuledFolders()})
+   */
+  public FolderAccess(Map<String, List<String>> folders, boolean uploadsOnlyInRuledFolders) {
+    this.uploadsOnlyInRuledFolders = uploadsOnlyInRuledFolders;
     Map<String, String> m = new LinkedHashMap<>();
     folders.entrySet().stream()
         .sorted(Comparator.comparingInt((Map.Entry<String, List<String>> e) -> e.getKey().length())
@@ -55,6 +67,17 @@ public final class FolderAccess {
               depts.get(0).strip().toLowerCase(Locale.ROOT));
         });
     this.folders = Map.copyOf(m);
+  }
+
+  /**
+   * Whether a writer may upload only into folders a rule covers. In such a folder every indexed
+   * document has the folder's department (one naming another is a conflict, never indexed), so a
+   * writer that reads it cannot meet a document it may not read there, and a refused upload tells
+   * it nothing about which names exist; in a folder without a rule, a name held by another
+   * department's document is refused, which a writer can notice.
+   */
+  public boolean uploadsOnlyInRuledFolders() {
+    return uploadsOnlyInRuledFolders;
   }
 
   /** The department for {@code source} from the deepest matching folder, or null. */

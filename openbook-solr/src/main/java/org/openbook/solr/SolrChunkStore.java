@@ -356,6 +356,9 @@ public final class SolrChunkStore
   /** {@inheritDoc} The departments are a filter query of the id query. */
   @Override
   public Optional<Chunk> get(String chunkId, AccessFilter filter) throws IOException {
+    if (filter.departments().isEmpty()) {
+      return Optional.empty();  // nothing is readable; "dept:()" is no query
+    }
     SolrQuery q = new SolrQuery(SolrFields.ID + ":" + ClientUtils.escapeQueryChars(chunkId))
         .addFilterQuery(CHUNKS_ONLY)
         .addFilterQuery(departments(filter))

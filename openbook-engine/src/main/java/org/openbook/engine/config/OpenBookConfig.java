@@ -67,7 +67,7 @@ public record OpenBookConfig(
         ? new Retrieval(null, null, null, null, null, null, null, null) : retrieval;
     gate = gate == null ? new Gate(null) : gate;
     ingest = ingest == null ? new Ingest(null, null, null) : ingest;
-    access = access == null ? new Access(null) : access;
+    access = access == null ? new Access(null, null) : access;
     llm = llm == null ? new Llm(null, null, null, null) : llm;
     server = server == null
         ? new Server(null, null, null, null, null, null, null, null, null) : server;
@@ -109,8 +109,13 @@ public record OpenBookConfig(
    * Folder-level access: every file under a folder (path relative to the documents folder, e.g.
    * {@code hr/}) belongs to the one department listed for it; front matter that names another
    * department makes the file a conflict, skipped (see {@link org.openbook.document.FolderAccess}).
+   *
+   * @param uploadsOnlyInRuledFolders {@code access.uploadsOnlyInRuledFolders}, default false:
+   *     when true, {@code POST /v1/documents} takes files only into folders a rule covers, so a
+   *     writer can never learn that a name is taken by a document it may not read
    */
-  public record Access(@JsonProperty("folders") Map<String, List<String>> folders) {
+  public record Access(@JsonProperty("folders") Map<String, List<String>> folders,
+      @JsonProperty("uploadsOnlyInRuledFolders") Boolean uploadsOnlyInRuledFolders) {
     public Access {
       folders = folders == null ? Map.of() : new LinkedHashMap<>(folders);
     }
@@ -121,7 +126,8 @@ public record OpenBookConfig(
      * @throws IllegalArgumentException naming the folder when a rule is not one department
      */
     public org.openbook.document.FolderAccess rules() {
-      return new org.openbook.document.FolderAccess(folders);
+      return new org.openbook.document.FolderAccess(folders,
+          Boolean.TRUE.equals(uploadsOnlyInRuledFolders));
     }
   }
 

@@ -142,6 +142,7 @@ public final class Corpus {
   private final Path docsDir;
   private final Path staging;
   private final DocumentReader reader;
+  private final org.openbook.document.FolderAccess rules;
   private final DocsFolder folder;
   private final ReentrantLock writeLock = new ReentrantLock();
 
@@ -155,6 +156,7 @@ public final class Corpus {
     this.docsDir = docsDir.toAbsolutePath().normalize();
     this.staging = this.docsDir.resolve(STAGING);
     this.folder = new DocsFolder(this.docsDir);
+    this.rules = engine.settings().access();
     // the engine's loader options and folder rules, so the pre-check sees the department the
     // ingest will give
     this.reader = new DocumentReader(Loaders.defaults(engine.settings().ingest().loaders()),
@@ -501,7 +503,8 @@ public final class Corpus {
    * Checks one staged file (see {@link #check}) and returns the department it declares. The file
    * is loaded first, so an unloadable file is refused alike at any name; then one refusal, with
    * one message, covers a declared department the writer cannot read, a name that holds a
-   * document of such a department and a path through a symbolic link: the reply does not say
+   * document of such a department, a path through a symbolic link and (with
+   * {@code access.uploadsOnlyInRuledFolders}) a folder no rule covers: the reply does not say
    * which, so it does not tell the writer whether another department's document exists there.
    */
   private String checkWritable(Principal writer, StagedFile f, DocumentEntry existing)
@@ -515,7 +518,8 @@ public final class Corpus {
     }
     String dept = loaded.document().dept();
     boolean linked = folder.locate(new SourcePath(f.source())).linked();
-    if (linked || !writer.departments().contains(dept)
+    boolean unruled = rules.uploadsOnlyInRuledFolders() && rules.departmentOf(f.source()) == null;
+    if (linked || unruled || !writer.departments().contains(dept)
         || existing != null && !writer.departments().contains(existing.dept())) {
       throw new AccessDeniedException(f.field(), "'" + f.source() + "' may not be written by"
           + " principal '" + writer.name() + "': a writer writes only documents of departments"
@@ -554,6 +558,12 @@ public final class Corpus {
   private void rollBack(Journal journal) throws IOException {
     List<Path> restored = new ArrayList<>();
     for (Journal.Entry e : journal.entries()) {
+      if (!normal(e.source()) || e.backup() != null && !e.backup().matches("bk-[\\w.-]+")) {
+        // written by this class only; anything else is not followed out of the docs folder
+        LOG.warn("journal entry {} -> {} ignored: not a source and backup name", e.source(),
+            e.backup());
+        continue;
+      }
       Path dest = docsDir.resolve(e.source());
       Path backup = e.backup() == null ? null : staging.resolve(e.backup());
       if (backup != null && Files.exists(backup)) {
@@ -567,6 +577,14 @@ public final class Corpus {
     // the index may hold a partial commit of the upload: bring it in line with the files
     engine.ingest(docsDir, restored, IngestListener.NONE);
     Files.deleteIfExists(staging.resolve(JOURNAL));
+  }
+
+  private static boolean normal(String source) {
+    try {
+      return new SourcePath(source) != null;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private void finish(Journal journal) throws IOException {
