@@ -269,8 +269,10 @@ class AttackJwtTest {
     s.upload(eve, null, RealServer.file("x.md", "# x\n"));
     s.get("/v1/me", badIssuer);
     s.get("/v1/me", badAudience);
-    s.get("/v1/jobs/j-%0d%0a" + forged.replace(" ", "%20") + "%20by%20path", eve);
-    s.delete("/v1/documents/a%0d%0a" + forged.replace(" ", "%20") + "%20by%20source.md", "tok-admin");
+    String encoded = java.net.URLEncoder.encode("\r\n" + forged, StandardCharsets.UTF_8)
+        .replace("+", "%20");
+    s.get("/v1/jobs/j-" + encoded + "%20by%20path", eve);
+    s.delete("/v1/documents/a" + encoded + "%20by%20source.md", "tok-admin");
     Thread.sleep(500);
 
     for (String line : s.logSince(mark).split("\r\n|\r|\n")) {

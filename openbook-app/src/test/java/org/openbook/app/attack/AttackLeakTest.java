@@ -42,12 +42,20 @@ class AttackLeakTest {
 
   // ---- item 3: term statistics across departments -------------------------------------
 
+  /**
+   * An id only a finance (or hr) document holds, and a made-up id of the same shape, in
+   * questions a public document otherwise answers (so gate 1 passes and the key-term check
+   * decides).
+   */
   static Stream<Arguments> idPairs() {
     return Stream.of(
-        Arguments.of(AttackCorpus.FINANCE_ID, "ZEBRA-PLUM-45", "%s 是什么？"),
-        Arguments.of("FINBONUS-8812", "FINBONUS-7719", "What is %s?"),
-        Arguments.of("LAYOFF-3310", "LAYOFF-4471", "名单编号 %s 是什么？"),
-        Arguments.of("HRX-5521", "HRX-9034", "What does the code %s stand for?"));
+        Arguments.of(AttackCorpus.FINANCE_ID, "FIN-QK-3804", "客服热线 %s 工作日几点开放？"),
+        Arguments.of("LAYOFF-3310", "LAYOFF-4471", "客服热线 %s 工作日几点开放？"),
+        Arguments.of("HRX-5521", "HRX-9034", "客服热线 %s 工作日几点开放？"),
+        Arguments.of(AttackCorpus.FINANCE_ID, "FIN-QK-3804",
+            "Can customers return a widget with code %s within 7 days of delivery?"),
+        Arguments.of("FINBONUS-8812", "FINBONUS-7719", "When are refunds for %s issued?"),
+        Arguments.of(AttackCorpus.FINANCE_ID, "FIN-QK-3804", "%s 是什么？"));
   }
 
   /** Issue 30 item 3: a term's presence in another department never shapes a visitor's answer. */
@@ -59,11 +67,13 @@ class AttackLeakTest {
     JsonNode real = json(s.ask("tok-visitor", template.formatted(existing)));
     JsonNode fake = json(s.ask("tok-visitor", template.formatted(madeUp)));
 
-    assertThat(real.get("status").asText()).as("status for %s: %s", existing, real)
+    assertThat(real.get("status").asText()).as("%s: %s\n%s: %s", existing, real, madeUp, fake)
         .isEqualTo(fake.get("status").asText());
     assertThat(real.get("answer").asText().replace(existing, "ID"))
+        .as("%s: %s\n%s: %s", existing, real, madeUp, fake)
         .isEqualTo(fake.get("answer").asText().replace(madeUp, "ID"));
     assertThat(real.at("/diagnostics/reason").asText().replace(existing, "ID"))
+        .as("%s: %s\n%s: %s", existing, real, madeUp, fake)
         .isEqualTo(fake.at("/diagnostics/reason").asText().replace(madeUp, "ID"));
   }
 

@@ -266,6 +266,11 @@ class AttackTraversalTest {
       assertThat(del.statusCode()).as(del.body()).isEqualTo(404);
       assertThat(outside()).isEqualTo(before);
     } finally {
+      // an upload that went through the link is indexed: remove it while the link still
+      // resolves, else the index names a file the docs folder lacks and writes are disabled
+      if (s.get("/v1/documents?limit=500", "tok-admin").body().contains("public/linked/")) {
+        s.delete("/v1/documents/public%2Flinked%2Fplanted.txt", "tok-admin");
+      }
       Files.deleteIfExists(link);
       Files.deleteIfExists(outsideDir.resolve("planted.txt"));
       if (!Files.exists(outsideDir.resolve(AttackCorpus.VICTIM_FILE))) {
