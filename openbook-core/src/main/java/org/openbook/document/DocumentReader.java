@@ -92,6 +92,46 @@ public final class DocumentReader {
   }
 
   /**
+   * The department {@link #read} would give the file, from its own metadata and the folder rules
+   * only ({@link DocumentLoader#declaredDepartment}): an Office file, PDF or image is not parsed,
+   * so this is cheap enough to answer an upload at once. The authoritative department is still
+   * the loaded document's.
+   *
+   * @throws LoadException UNSUPPORTED_TYPE, TOO_LARGE (file size), UNREADABLE, the metadata's own
+   *     reason, or BAD_METADATA when it conflicts with the folder's department
+   */
+  public String declaredDepartment(Path file, String source) throws LoadException {
+    DocumentLoader loader = loaders.forPath(file).orElseThrow(() -> new LoadException(
+        LoadException.Reason.UNSUPPORTED_TYPE,
+        source + ": unsupported file type (supported: " + loaders.supportedExtensions() + ")"));
+    String own;
+    try {
+      long size = Files.size(file);
+      if (size > maxBytes) {
+        throw new LoadException(LoadException.Reason.TOO_LARGE,
+            source + ": " + size + " bytes exceeds the limit of " + maxBytes + " bytes");
+      }
+      own = loader.declaredDepartment(file, source);
+    } catch (IOException e) {
+      throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
+          e);
+    } catch (RuntimeException e) {
+      throw new LoadException(LoadException.Reason.CORRUPT,
+          source + ": loader failed (" + e + ")", e);
+    }
+    String folder = access.departmentOf(source);
+    if (folder == null || folder.equals(own)) {
+      return own;
+    }
+    if (!own.equals(Document.PUBLIC)) {
+      throw new LoadException(LoadException.Reason.BAD_METADATA, source + ": its metadata says"
+          + " dept '" + own + "' but access.folders gives its folder to '" + folder
+          + "'; conflict, not indexed");
+    }
+    return folder;
+  }
+
+  /**
    * The department {@code access.folders} gives {@code source} (deepest matching folder), or null
    * when no folder rule covers it — then only its own metadata can restrict it.
    */

@@ -54,6 +54,14 @@ public final class HtmlLoader implements DocumentLoader {
    * @throws LoadException EMPTY when the main content has no text; BAD_METADATA for a blank or
    *     conflicting {@code <meta name="dept">}
    */
+  /** The {@code <meta name="dept">} only (the body is not walked). */
+  @Override
+  public String declaredDepartment(Path file, String source) throws IOException, LoadException {
+    org.jsoup.nodes.Document html =
+        Jsoup.parse(new ByteArrayInputStream(RawFile.read(file).bytes()), null, "");
+    return meta(html, source).get(Document.DEPT);
+  }
+
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);

@@ -104,7 +104,7 @@ public final class ApiServer implements AutoCloseable {
   private final Optional<ConversationService> agentConversations;
   private final ServerMetrics metrics = new ServerMetrics();
   private final AuditLog audit;
-  private final UploadJobs jobs = new UploadJobs(Clock.systemUTC());
+  private final UploadJobs jobs;
   private final ScheduledExecutorService heartbeats =
       Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "openbook-sse-heartbeat");
@@ -125,6 +125,15 @@ public final class ApiServer implements AutoCloseable {
    * @throws IOException when the data folder cannot be read or created
    */
   public ApiServer(OpenBook engine, Path docsDir) throws IOException {
+    this(engine, docsDir, null);
+  }
+
+  /**
+   * As {@link #ApiServer(OpenBook, Path)} loading uploads with {@code loaders}, or the configured
+   * loaders when null (tests add a slow or failing loader).
+   */
+  ApiServer(OpenBook engine, Path docsDir, org.openbook.document.Loaders loaders)
+      throws IOException {
     this.engine = engine;
     this.retriever = engine.retriever();
     Settings settings = engine.settings();
@@ -143,7 +152,9 @@ public final class ApiServer implements AutoCloseable {
     this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
     this.maxUploadBytes = s.maxUploadBytes();
     long maxFile = settings.ingest().maxFileBytes();
-    this.corpus = new Corpus(engine, docs, maxFile);
+    this.corpus = loaders == null ? new Corpus(engine, docs, maxFile)
+        : new Corpus(engine, docs, maxFile, loaders);
+    this.jobs = new UploadJobs(Clock.systemUTC(), s.limits().maxJobsPerPrincipal());
     Corpus.Reconciled r = corpus.reconcile();
     if (!r.rolledBack().isEmpty()) {
       LOG.warn("start-up: rolled back the interrupted upload of {}", r.rolledBack());
@@ -730,6 +741,7 @@ public final class ApiServer implements AutoCloseable {
   private void upload(Context ctx) throws IOException {
     Principal who = principal(ctx);
     requireWriter(who);
+    jobs.requireRoom(who.name());
     if (ctx.contentLength() > maxUploadBytes) {
       throw new ApiException(413, "body", "upload of " + ctx.contentLength()
           + " bytes exceeds the limit of " + maxUploadBytes + " bytes (server.maxUploadBytes)");
@@ -767,6 +779,10 @@ public final class ApiServer implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       corpus.discard(staged);
       throw e;
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // the check reads metadata only, but never leave a staged file or an HTML 500 behind
+      corpus.discard(staged);
+      throw internal(ctx, e);
     }
     // a folder without an access.folders rule gives no department: say so before it is public
     List<String> warnings = new ArrayList<>();
@@ -777,7 +793,26 @@ public final class ApiServer implements AutoCloseable {
           + " their own are indexed as public (readable by everyone); add access.folders: {"
           + f + "/: [<department>]} to the configuration to restrict them");
     }
-    UploadJobs.Job job = jobs.submit(who.name(), staged.files().size(), j -> {
+    UploadJobs.Job job;
+    try {
+      job = submit(who, staged, depts);
+    } catch (RuntimeException e) {
+      corpus.discard(staged); // over the job quota since the check above
+      throw e;
+    }
+    ObjectNode reply = JSON.createObjectNode().put("jobId", job.id)
+        .put("status", job.status.name());
+    ArrayNode replyFiles = reply.putArray("files");
+    depts.forEach((source, dept) -> replyFiles.addObject().put("source", source).put("dept", dept));
+    ArrayNode replyWarnings = reply.putArray("warnings");
+    warnings.forEach(replyWarnings::add);
+    ctx.status(202).header("Location", "/v1/jobs/" + job.id).contentType("application/json")
+        .result(reply.toString());
+  }
+
+  /** Queues the commit of {@code staged} as a job of {@code who}. */
+  private UploadJobs.Job submit(Principal who, Corpus.Staged staged, Map<String, String> depts) {
+    return jobs.submit(who.name(), staged.files().size(), j -> {
       try {
         IngestReport report = corpus.commit(who, staged, j);
         long total = corpus.count();
@@ -793,14 +828,6 @@ public final class ApiServer implements AutoCloseable {
       LOG.error("upload job {} of {} failed", j.id, who.name(), e);
       return new ApiException(500, null, "internal error; quote job id " + j.id);
     });
-    ObjectNode reply = JSON.createObjectNode().put("jobId", job.id)
-        .put("status", job.status.name());
-    ArrayNode replyFiles = reply.putArray("files");
-    depts.forEach((source, dept) -> replyFiles.addObject().put("source", source).put("dept", dept));
-    ArrayNode replyWarnings = reply.putArray("warnings");
-    warnings.forEach(replyWarnings::add);
-    ctx.status(202).header("Location", "/v1/jobs/" + job.id).contentType("application/json")
-        .result(reply.toString());
   }
 
   /** What a finished upload job keeps to answer {@code GET /v1/jobs/{id}}. */

@@ -148,13 +148,20 @@ public final class Corpus {
    * @param maxFileBytes largest file the loaders read
    */
   public Corpus(OpenBook engine, Path docsDir, long maxFileBytes) {
+    this(engine, docsDir, maxFileBytes,
+        Loaders.defaults(engine.settings().ingest().loaders()));
+  }
+
+  /**
+   * As {@link #Corpus(OpenBook, Path, long)} loading uploads with {@code loaders} (the
+   * configured ones by default; a test may add a slow or failing one).
+   */
+  public Corpus(OpenBook engine, Path docsDir, long maxFileBytes, Loaders loaders) {
     this.engine = engine;
     this.docsDir = docsDir.toAbsolutePath().normalize();
     this.staging = this.docsDir.resolve(STAGING);
-    // the engine's loader options and folder rules, so the pre-check sees the department the
-    // ingest will give
-    this.reader = new DocumentReader(Loaders.defaults(engine.settings().ingest().loaders()),
-        maxFileBytes, engine.settings().access());
+    // the engine's folder rules, so the checks see the department the ingest will give
+    this.reader = new DocumentReader(loaders, maxFileBytes, engine.settings().access());
   }
 
   /** The corpus folder. */
@@ -195,13 +202,14 @@ public final class Corpus {
       names.add(name);
     }
     Files.createDirectories(staging);
+    // one folder per upload, files under their own names (at most MAX_NAME_BYTES), so a loader
+    // that falls back on the file name for the title sees the real one
+    Path dir = Files.createTempDirectory(staging, "up-");
     List<StagedFile> staged = new ArrayList<>();
     try {
       for (Map.Entry<String, Integer> e : bySource.entrySet()) {
         int i = e.getValue();
-        String name = names.get(i);
-        // short temporary name: the client's name may be near the file system's limit
-        Path tmp = Files.createTempFile(staging, "up-", extension(name));
+        Path tmp = dir.resolve(names.get(i));
         staged.add(new StagedFile(e.getKey(), "files[" + i + "]", tmp));
         Files.write(tmp, files.get(i).content());
       }
@@ -230,7 +238,16 @@ public final class Corpus {
     Map<String, DocumentEntry> indexed = catalogue();
     Map<String, String> depts = new java.util.LinkedHashMap<>();
     for (StagedFile f : staged.files()) {
-      depts.put(f.source(), checkDepartment(writer, f, indexed.get(f.source())));
+      checkReplaced(writer, f, indexed.get(f.source()));
+      String dept;
+      try {
+        // metadata only: the body is parsed once, by the job (an Office file or a PDF not here)
+        dept = reader.declaredDepartment(f.file(), f.source());
+      } catch (LoadException e) {
+        throw unreadable(f, e);
+      }
+      checkDeclared(writer, f, dept);
+      depts.put(f.source(), dept);
     }
     return depts;
   }
@@ -254,11 +271,19 @@ public final class Corpus {
     return reader.folderDepartment(source) != null;
   }
 
-  /** Deletes the staged copies (after a refused or failed commit, or instead of one). */
+  /** Deletes the staged copies and their folder (after a refused or failed commit, or instead of one). */
   public void discard(Staged staged) {
     for (StagedFile f : staged.files()) {
       try {
         Files.deleteIfExists(f.file());
+        Path dir = f.file().getParent();
+        if (!dir.equals(staging) && dir.startsWith(staging)) {
+          try (var left = Files.list(dir)) {
+            if (left.findAny().isEmpty()) {
+              Files.deleteIfExists(dir);
+            }
+          }
+        }
       } catch (IOException e) {
         LOG.warn("cannot delete staged file {}: {}", f.file(), e.getMessage());
       }
@@ -281,51 +306,88 @@ public final class Corpus {
    */
   public IngestReport commit(Principal writer, Staged staged, IngestListener listener)
       throws IOException {
-    writeLock.lock();
     try {
-      requireDocsFolderHoldsIndex();
-      Map<String, DocumentEntry> indexed = catalogue();
+      // Load every file once, before the write lock: a slow file (OCR, a large workbook) holds
+      // up no other writer; the lock covers only the chunking, embedding and index writes.
+      Map<String, LoadResult> loaded = new LinkedHashMap<>();
+      Map<String, LoadException> failed = new LinkedHashMap<>();
       for (StagedFile f : staged.files()) {
-        checkDepartment(writer, f, indexed.get(f.source()));
+        try {
+          LoadResult r = reader.read(f.file(), f.source());
+          checkDeclared(writer, f, r.document().dept());
+          loaded.put(f.source(), r);
+        } catch (LoadException e) {
+          failed.put(f.source(), e);
+        }
       }
-      Journal journal = moveIn(staged);
-      IngestReport report;
+      if (loaded.isEmpty()) {
+        StagedFile first = staged.files().get(0);
+        throw notIndexed(first, failed.get(first.source()));
+      }
+      writeLock.lock();
       try {
-        report = engine.ingest(docsDir, staged.files().stream()
-            .map(f -> docsDir.resolve(f.source())).toList(), listener);
-      } catch (IOException | RuntimeException e) {
-        rollBack(journal);
-        throw e;
+        return commitLoaded(writer, staged, listener, (file, source) -> {
+          LoadResult r = loaded.get(source);
+          if (r != null) {
+            return r;
+          }
+          LoadException e = failed.get(source);
+          if (e != null) {
+            throw e;
+          }
+          return reader.read(file, source);
+        });
+      } finally {
+        writeLock.unlock();
       }
-      List<String> skippedNew = new ArrayList<>();
-      InvalidUploadException firstSkip = null;
-      for (IngestReport.SkippedFile s : report.skipped()) {
-        StagedFile f = staged.files().stream().filter(x -> x.source().equals(s.source()))
-            .findFirst().orElseThrow();
-        if (firstSkip == null) {
-          firstSkip = new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE,
-              f.field(), "'" + s.source() + "' was not indexed: " + s.reason()
-              + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")"));
-        }
-        if (journal.entries().stream().anyMatch(
-            j -> j.source().equals(s.source()) && j.backup() == null)) {
-          skippedNew.add(s.source());
-        }
-      }
-      if (firstSkip != null && report.indexed().isEmpty()) {
-        rollBack(journal);
-        throw firstSkip;
-      }
-      for (String source : skippedNew) {
-        // a new file that yielded no chunks would otherwise sit in the docs folder unindexed
-        Files.deleteIfExists(docsDir.resolve(source));
-      }
-      finish(journal);
-      return report;
     } finally {
       discard(staged);
-      writeLock.unlock();
     }
+  }
+
+  /** The locked part of {@link #commit}: checks again, moves in, ingests, rolls back on failure. */
+  private IngestReport commitLoaded(Principal writer, Staged staged, IngestListener listener,
+      org.openbook.ingest.Indexer.FileLoader loader) throws IOException {
+    requireDocsFolderHoldsIndex();
+    Map<String, DocumentEntry> indexed = catalogue();
+    for (StagedFile f : staged.files()) {
+      checkReplaced(writer, f, indexed.get(f.source()));
+    }
+    Journal journal = moveIn(staged);
+    IngestReport report;
+    try {
+      report = engine.ingest(docsDir, staged.files().stream()
+          .map(f -> docsDir.resolve(f.source())).toList(), loader, listener);
+    } catch (IOException | RuntimeException | Error e) {
+      // an OutOfMemoryError or StackOverflowError too: never leave files without index entries
+      rollBack(journal);
+      throw e;
+    }
+    List<String> skippedNew = new ArrayList<>();
+    InvalidUploadException firstSkip = null;
+    for (IngestReport.SkippedFile s : report.skipped()) {
+      StagedFile f = staged.files().stream().filter(x -> x.source().equals(s.source()))
+          .findFirst().orElseThrow();
+      if (firstSkip == null) {
+        firstSkip = new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE,
+            f.field(), "'" + s.source() + "' was not indexed: " + s.reason()
+            + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")"));
+      }
+      if (journal.entries().stream().anyMatch(
+          j -> j.source().equals(s.source()) && j.backup() == null)) {
+        skippedNew.add(s.source());
+      }
+    }
+    if (firstSkip != null && report.indexed().isEmpty()) {
+      rollBack(journal);
+      throw firstSkip;
+    }
+    for (String source : skippedNew) {
+      // a new file that yielded no chunks would otherwise sit in the docs folder unindexed
+      Files.deleteIfExists(docsDir.resolve(source));
+    }
+    finish(journal);
+    return report;
   }
 
   /**
@@ -447,8 +509,7 @@ public final class Corpus {
       int stray = 0;
       try (DirectoryStream<Path> left = Files.newDirectoryStream(staging)) {
         for (Path p : left) {
-          Files.deleteIfExists(p);
-          stray++;
+          stray += deleteTree(p);
         }
       }
       if (!rolledBack.isEmpty() || stray > 0) {
@@ -472,26 +533,32 @@ public final class Corpus {
 
   // ------------------------------------------------------------------ commit steps
 
-  /** Checks one staged file (see {@link #check}) and returns the department it declares. */
-  private String checkDepartment(Principal writer, StagedFile f, DocumentEntry existing) {
+  /** Refuses replacing {@code existing}, a document of a department {@code writer} cannot read. */
+  private static void checkReplaced(Principal writer, StagedFile f, DocumentEntry existing) {
     if (existing != null && !writer.departments().contains(existing.dept())) {
       // replacing it would hand another department's document to this writer (or the public)
       throw new AccessDeniedException(f.field(), "'" + f.source() + "' is a document of a "
           + "department principal '" + writer.name() + "' may not read");
     }
-    LoadResult loaded;
-    try {
-      loaded = reader.read(f.file(), f.source());
-    } catch (LoadException e) {
-      throw new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE, f.field(),
-          "cannot load '" + f.source() + "': " + e.reason().label());
-    }
-    String dept = loaded.document().dept();
+  }
+
+  /** Refuses a file whose department {@code writer} cannot read. */
+  private static void checkDeclared(Principal writer, StagedFile f, String dept) {
     if (!writer.departments().contains(dept)) {
       throw new AccessDeniedException(f.field(), "'" + f.source() + "' declares dept '" + dept
           + "', which principal '" + writer.name() + "' may not read");
     }
-    return dept;
+  }
+
+  private static InvalidUploadException unreadable(StagedFile f, LoadException e) {
+    return new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE, f.field(),
+        "cannot load '" + f.source() + "': " + e.reason().label() + " (" + e.getMessage() + ")");
+  }
+
+  private static InvalidUploadException notIndexed(StagedFile f, LoadException e) {
+    return new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE, f.field(),
+        "'" + f.source() + "' was not indexed: " + e.reason().label() + " (" + e.getMessage()
+            + ")");
   }
 
   /** Writes the journal, then backs up replaced files and moves the staged ones in. */
@@ -567,7 +634,7 @@ public final class Corpus {
       return null;
     }
     try {
-      return reader.read(file, source).document().dept();
+      return reader.declaredDepartment(file, source);
     } catch (LoadException e) {
       return null;
     }
@@ -642,6 +709,22 @@ public final class Corpus {
     int dot = name.lastIndexOf('.');
     String ext = dot < 0 ? "" : name.substring(dot).toLowerCase(java.util.Locale.ROOT);
     return ext.length() > 16 ? "" : ext;
+  }
+
+  /** Deletes {@code p} and, for a folder, everything under it; returns the files deleted. */
+  private static int deleteTree(Path p) throws IOException {
+    int n = 0;
+    if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> in = Files.newDirectoryStream(p)) {
+        for (Path c : in) {
+          n += deleteTree(c);
+        }
+      }
+      Files.deleteIfExists(p);
+      return n;
+    }
+    Files.deleteIfExists(p);
+    return 1;
   }
 
   private static void move(Path from, Path to) throws IOException {
