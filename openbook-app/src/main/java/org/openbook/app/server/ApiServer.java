@@ -125,14 +125,14 @@ public final class ApiServer implements AutoCloseable {
    * @throws IOException when the data folder cannot be read or created
    */
   public ApiServer(OpenBook engine, Path docsDir) throws IOException {
-    this(engine, docsDir, null);
+    this(engine, docsDir, List.of());
   }
 
   /**
-   * As {@link #ApiServer(OpenBook, Path)} loading uploads with {@code loaders}, or the configured
-   * loaders when null (tests add a slow or failing loader).
+   * As {@link #ApiServer(OpenBook, Path)} loading uploads with the configured loaders plus
+   * {@code extraLoaders} (tests add a slow or failing loader for an extension of their own).
    */
-  ApiServer(OpenBook engine, Path docsDir, org.openbook.document.Loaders loaders)
+  ApiServer(OpenBook engine, Path docsDir, List<org.openbook.document.DocumentLoader> extraLoaders)
       throws IOException {
     this.engine = engine;
     this.retriever = engine.retriever();
@@ -152,8 +152,10 @@ public final class ApiServer implements AutoCloseable {
     this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
     this.maxUploadBytes = s.maxUploadBytes();
     long maxFile = settings.ingest().maxFileBytes();
-    this.corpus = loaders == null ? new Corpus(engine, docs, maxFile)
-        : new Corpus(engine, docs, maxFile, loaders);
+    this.corpus = extraLoaders.isEmpty() ? new Corpus(engine, docs, maxFile)
+        : new Corpus(engine, docs, maxFile, org.openbook.document.Loaders.defaults(
+            settings.ingest().loaders()).plus(extraLoaders.toArray(
+                org.openbook.document.DocumentLoader[]::new)));
     this.jobs = new UploadJobs(Clock.systemUTC(), s.limits().maxJobsPerPrincipal());
     Corpus.Reconciled r = corpus.reconcile();
     if (!r.rolledBack().isEmpty()) {
