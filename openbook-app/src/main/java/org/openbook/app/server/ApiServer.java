@@ -112,6 +112,7 @@ public final class ApiServer implements AutoCloseable {
         return t;
       });
   private final long maxUploadBytes;
+  private final int maxFeedback;
   private final RequestLimits limits;
   private final Javalin app;
 
@@ -141,7 +142,9 @@ public final class ApiServer implements AutoCloseable {
     Path docs = docsDir.toAbsolutePath().normalize();
     Path dataDir = s.dataDir().orElse(docs.resolveSibling(docs.getFileName() + "-data"));
     this.conversations = new ConversationLibrary(dataDir.resolve("conversations"),
-        Clock.systemUTC());
+        Clock.systemUTC(), s.limits().maxConversationsPerPrincipal(),
+        s.limits().maxTurnsPerConversation());
+    this.maxFeedback = s.limits().maxFeedbackPerPrincipal();
     this.feedback = new FeedbackStore(dataDir.resolve("feedback"));
     // Follow-ups are rewritten before retrieval, so the history steers what is retrieved.
     this.conversationService = engine.conversations(engine.answerer(), conversations);
@@ -372,7 +375,8 @@ public final class ApiServer implements AutoCloseable {
             "agent mode needs an LLM endpoint, and none is configured on this server"));
     String conversationId = req.conversationId() == null
         ? conversations.start(who.name())
-        : conversations.require(req.conversationId(), who.name(), "conversationId").id();
+        : conversations.requireRoomForTurn(req.conversationId(), who.name(), "conversationId")
+            .id();
     // fail with a status, not a broken stream, when the audit log cannot be written
     audit.requireWritable();
     String accept = ctx.header("Accept");
@@ -650,6 +654,7 @@ public final class ApiServer implements AutoCloseable {
           snippet(c.raw()))));
     }
     String id = FeedbackStore.idOf(s.id(), turn);
+    feedback.requireRoom(who.name(), id, maxFeedback);
     feedback.save(new FeedbackStore.Feedback(id, who.name(), s.id(), turn, rating.asText(),
         text, t.question(), t.answer(), t.citedChunkIds(), cited,
         conversations.now().toString()));
