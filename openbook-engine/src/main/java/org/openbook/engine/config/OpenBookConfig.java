@@ -512,7 +512,7 @@ public record OpenBookConfig(
    * @param oidc            OIDC/JWT bearer tokens from an identity provider, or none
    * @param bodyTimeoutSeconds        longest a request body may take (default 30; see
    *                                  {@link ServerLimits})
-   * @param minBodyBytesPerSecond     slowest accepted body rate (default 1024; 0 = off)
+   * @param minBodyBytesPerSecond     slowest accepted body rate (default 256; 0 = off)
    * @param maxConcurrentPerPrincipal requests in flight per principal (default 8)
    * @param quotas                    stored conversations, turns, ratings and jobs per principal
    */

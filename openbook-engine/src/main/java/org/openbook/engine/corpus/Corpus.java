@@ -222,9 +222,11 @@ public final class Corpus {
 
   /**
    * Checks, before any change, that uploads can be committed at all (the docs folder holds the
-   * indexed documents), that every staged file loads and that {@code writer} may read both the
-   * department it declares and the department of the document it would replace.
-   * {@link #commit} checks again under the write lock.
+   * indexed documents) and that {@code writer} may read both the department each staged file
+   * declares and the department of the document it would replace. Only the metadata that
+   * decides the department is read ({@link DocumentReader#declaredDepartment}), so the check is
+   * cheap whatever the file; {@link #commit} loads each file once and checks the loaded
+   * document, and checks replacements again under the write lock.
    *
    * @return staged source → the department it will be indexed under (its metadata, else its
    *     folder's {@code access.folders} rule, else {@value org.openbook.document.Document#PUBLIC}),
@@ -291,9 +293,11 @@ public final class Corpus {
   }
 
   /**
-   * Checks departments, moves the staged files into the docs folder and ingests exactly them.
-   * On any failure the docs folder and index are restored to their state before the call. The
-   * staged copies are consumed either way.
+   * Loads each staged file once (before the write lock, so a slow file holds up no other
+   * writer), checks the loaded documents' departments, then under the lock checks replacements,
+   * moves the files into the docs folder and ingests exactly them from what was loaded. On any
+   * failure, an {@link Error} such as {@link OutOfMemoryError} included, the docs folder and index
+   * are restored to their state before the call. The staged copies are consumed either way.
    *
    * @param writer   who uploads; must be able to read every department involved
    * @param listener progress of the ingest ({@code started(n)}, {@code fileDone} per file)
