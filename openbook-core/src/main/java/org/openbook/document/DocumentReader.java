@@ -82,7 +82,8 @@ public final class DocumentReader {
    * @param file   the file
    * @param source its path relative to the corpus root ('/'-separated)
    * @throws LoadException UNSUPPORTED_TYPE (no loader for the extension), TOO_LARGE (over the
-   *                       limit), UNREADABLE (I/O error), or the loader's reason (EMPTY, BINARY,
+   *                       limit, over a {@link LoadLimits} cap, or nested so deeply that the
+   *                       parser overflowed its stack), UNREADABLE (I/O error), or the loader's reason (EMPTY, BINARY,
    *                       CORRUPT, ENCRYPTED, NEEDS_OCR), or BAD_METADATA when the document's
    *                       department conflicts with its folder's ({@link FolderAccess}); the
    *                       message always names {@code source}
@@ -118,6 +119,9 @@ public final class DocumentReader {
     } catch (RuntimeException e) {
       throw new LoadException(LoadException.Reason.CORRUPT,
           source + ": loader failed (" + e + ")", e);
+    } catch (StackOverflowError e) {
+      throw new LoadException(LoadException.Reason.TOO_LARGE,
+          source + ": nested too deeply to load (stack overflow)");
     }
     String folder = access.departmentOf(source);
     if (folder == null || folder.equals(own)) {
@@ -157,6 +161,11 @@ public final class DocumentReader {
       // a parser bug on odd input must cost one file, not the whole ingest
       throw new LoadException(LoadException.Reason.CORRUPT,
           source + ": loader failed (" + e + ")", e);
+    } catch (StackOverflowError e) {
+      // a recursive parser on deeply nested input (XML, lists, tables): one file, not the run;
+      // the stack is unwound here, so nothing is left in a broken state
+      throw new LoadException(LoadException.Reason.TOO_LARGE,
+          source + ": nested too deeply to load (stack overflow)");
     }
   }
 }

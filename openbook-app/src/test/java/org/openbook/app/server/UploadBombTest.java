@@ -63,6 +63,24 @@ class UploadBombTest {
     }
   }
 
+  /** Markdown under {@code .count}; counts how often a file is parsed. */
+  static final class CountingLoader implements DocumentLoader {
+    static final java.util.concurrent.atomic.AtomicInteger LOADS =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public Set<String> extensions() {
+      return Set.of("count");
+    }
+
+    @Override
+    public LoadResult load(Path file, String source) throws IOException,
+        org.openbook.document.LoadException {
+      LOADS.incrementAndGet();
+      return new MarkdownLoader().load(file, source);
+    }
+  }
+
   /** Any {@code .oom} file exhausts the loader's memory. */
   static final class OomLoader implements DocumentLoader {
     @Override
@@ -82,7 +100,7 @@ class UploadBombTest {
         ingest:
           maxInflatedBytes: 524288
           maxXmlNodes: 20000
-        """, java.util.List.of(new SlowLoader(), new OomLoader()));
+        """, java.util.List.of(new SlowLoader(), new OomLoader(), new CountingLoader()));
   }
 
   @AfterAll
@@ -194,6 +212,20 @@ class UploadBombTest {
     assertThat(job.at("/error/message").asText()).contains("blank.pdf")
         .containsAnyOf("too large", "needs OCR");
     assertThat(stagingEmpty()).isTrue();
+  }
+
+  @Test
+  void i30_5_should_parse_an_uploaded_file_once_from_the_upload_to_the_index() throws Exception {
+    int before = CountingLoader.LOADS.get();
+
+    JsonNode job = s.uploadAndWait("tok-editor", "once", Map.of("parsed.count",
+        "# Parsed once\n\nThe puffin census is in May.\n"));
+
+    assertThat(job.get("status").asText()).isEqualTo("succeeded");
+    // not by the 202 check (metadata only), once by the job, not again by the ingest
+    assertThat(CountingLoader.LOADS.get() - before).isEqualTo(1);
+    assertThat(s.post("/v1/search", "tok-visitor", q("puffin census")).body())
+        .contains("once/parsed.count");
   }
 
   @Test
