@@ -21,4 +21,17 @@ public interface DocumentLoader {
    * @throws IOException   when the file cannot be read
    */
   LoadResult load(Path file, String source) throws IOException, LoadException;
+
+  /**
+   * The department the file's own metadata declares (front matter, {@code <meta name="dept">}),
+   * read without loading its body: what {@link #load} would put in {@link Document#DEPT}, cheap
+   * enough to answer an upload at once. Formats without such metadata (Office, PDF, images)
+   * declare nothing, which is {@value Document#PUBLIC}, the default here.
+   *
+   * @throws LoadException as {@link #load} for the metadata itself (BAD_METADATA, BINARY, …)
+   * @throws IOException   when the file cannot be read
+   */
+  default String declaredDepartment(Path file, String source) throws IOException, LoadException {
+    return Document.PUBLIC;
+  }
 }

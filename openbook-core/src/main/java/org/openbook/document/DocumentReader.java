@@ -82,13 +82,57 @@ public final class DocumentReader {
    * @param file   the file
    * @param source its path relative to the corpus root ('/'-separated)
    * @throws LoadException UNSUPPORTED_TYPE (no loader for the extension), TOO_LARGE (over the
-   *                       limit), UNREADABLE (I/O error), or the loader's reason (EMPTY, BINARY,
+   *                       limit, over a {@link LoadLimits} cap, or nested so deeply that the
+   *                       parser overflowed its stack), UNREADABLE (I/O error), or the loader's reason (EMPTY, BINARY,
    *                       CORRUPT, ENCRYPTED, NEEDS_OCR), or BAD_METADATA when the document's
    *                       department conflicts with its folder's ({@link FolderAccess}); the
    *                       message always names {@code source}
    */
   public LoadResult read(Path file, String source) throws LoadException {
     return readChecked(file, source);
+  }
+
+  /**
+   * The department {@link #read} would give the file, from its own metadata and the folder rules
+   * only ({@link DocumentLoader#declaredDepartment}): an Office file, PDF or image is not parsed,
+   * so this is cheap enough to answer an upload at once. The authoritative department is still
+   * the loaded document's.
+   *
+   * @throws LoadException UNSUPPORTED_TYPE, TOO_LARGE (file size), UNREADABLE, the metadata's own
+   *     reason, or BAD_METADATA when it conflicts with the folder's department
+   */
+  public String declaredDepartment(Path file, String source) throws LoadException {
+    DocumentLoader loader = loaders.forPath(file).orElseThrow(() -> new LoadException(
+        LoadException.Reason.UNSUPPORTED_TYPE,
+        source + ": unsupported file type (supported: " + loaders.supportedExtensions() + ")"));
+    String own;
+    try {
+      long size = Files.size(file);
+      if (size > maxBytes) {
+        throw new LoadException(LoadException.Reason.TOO_LARGE,
+            source + ": " + size + " bytes exceeds the limit of " + maxBytes + " bytes");
+      }
+      own = loader.declaredDepartment(file, source);
+    } catch (IOException e) {
+      throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
+          e);
+    } catch (RuntimeException e) {
+      throw new LoadException(LoadException.Reason.CORRUPT,
+          source + ": loader failed (" + e + ")", e);
+    } catch (StackOverflowError e) {
+      throw new LoadException(LoadException.Reason.TOO_LARGE,
+          source + ": nested too deeply to load (stack overflow)");
+    }
+    String folder = access.departmentOf(source);
+    if (folder == null || folder.equals(own)) {
+      return own;
+    }
+    if (!own.equals(Document.PUBLIC)) {
+      throw new LoadException(LoadException.Reason.BAD_METADATA, source + ": its metadata says"
+          + " dept '" + own + "' but access.folders gives its folder to '" + folder
+          + "'; conflict, not indexed");
+    }
+    return folder;
   }
 
   /**
@@ -117,6 +161,11 @@ public final class DocumentReader {
       // a parser bug on odd input must cost one file, not the whole ingest
       throw new LoadException(LoadException.Reason.CORRUPT,
           source + ": loader failed (" + e + ")", e);
+    } catch (StackOverflowError e) {
+      // a recursive parser on deeply nested input (XML, lists, tables): one file, not the run;
+      // the stack is unwound here, so nothing is left in a broken state
+      throw new LoadException(LoadException.Reason.TOO_LARGE,
+          source + ": nested too deeply to load (stack overflow)");
     }
   }
 }

@@ -39,6 +39,21 @@ import org.jsoup.nodes.TextNode;
  */
 public final class HtmlLoader implements DocumentLoader {
 
+  private final LoadLimits limits;
+
+  /**
+   * @param limits a file with more tags than {@link LoadLimits#maxXmlNodes()} is TOO_LARGE,
+   *               counted on the bytes before jsoup builds its DOM
+   */
+  public HtmlLoader(LoadLimits limits) {
+    this.limits = limits;
+  }
+
+  /** {@link LoadLimits#DEFAULTS}. */
+  public HtmlLoader() {
+    this(LoadLimits.DEFAULTS);
+  }
+
   private static final Set<String> DROPPED =
       Set.of("script", "style", "nav", "header", "footer", "noscript", "template", "iframe",
           "svg", "form", "button");
@@ -54,9 +69,19 @@ public final class HtmlLoader implements DocumentLoader {
    * @throws LoadException EMPTY when the main content has no text; BAD_METADATA for a blank or
    *     conflicting {@code <meta name="dept">}
    */
+  /** The {@code <meta name="dept">} only (the body is not walked). */
+  @Override
+  public String declaredDepartment(Path file, String source) throws IOException, LoadException {
+    byte[] bytes = RawFile.read(file).bytes();
+    requireFewTags(bytes, source);
+    org.jsoup.nodes.Document html = Jsoup.parse(new ByteArrayInputStream(bytes), null, "");
+    return meta(html, source).get(Document.DEPT);
+  }
+
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);
+    requireFewTags(raw.bytes(), source);
     org.jsoup.nodes.Document html =
         Jsoup.parse(new ByteArrayInputStream(raw.bytes()), null, "");
     Element root = html.selectFirst("main");
@@ -79,6 +104,21 @@ public final class HtmlLoader implements DocumentLoader {
     Document doc = new Document(source, source, title, b.text.toString(), b.sections, List.of(),
         meta, raw.sha256());
     return new LoadResult(doc, List.of());
+  }
+
+  /**
+   * Refuses markup with more tags than {@link LoadLimits#maxXmlNodes()}: {@code <} followed by
+   * a letter, an upper bound of the elements jsoup would build (50 MB of {@code <b>} is 12 M).
+   */
+  private void requireFewTags(byte[] bytes, String source) throws LoadException {
+    long tags = 0;
+    for (int i = 0; i + 1 < bytes.length; i++) {
+      if (bytes[i] == '<' && Character.isLetter(bytes[i + 1] & 0xff)
+          && ++tags > limits.maxXmlNodes()) {
+        throw LoadLimits.tooLarge(source, "HTML tags", limits.maxXmlNodes(), "tags",
+            "ingest.maxXmlNodes");
+      }
+    }
   }
 
   /**

@@ -44,7 +44,7 @@ public final class Loaders {
   public static Loaders defaults(LoaderSettings settings) {
     LoadLimits limits = settings.limits();
     return new Loaders(new MarkdownLoader(), new TextLoader(),
-        new PdfLoader(settings.ocr(), limits), new HtmlLoader(),
+        new PdfLoader(settings.ocr(), limits), new HtmlLoader(limits),
         new org.openbook.document.office.WordLoader(limits),
         new org.openbook.document.office.SpreadsheetLoader(settings.includeHiddenSheets(), limits),
         new org.openbook.document.office.SlidesLoader(limits),

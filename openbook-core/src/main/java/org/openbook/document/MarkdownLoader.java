@@ -74,6 +74,14 @@ public final class MarkdownLoader implements DocumentLoader {
     return Set.of("md", "markdown");
   }
 
+  /** The front matter's {@code dept} only, decoded as {@link #load} decodes. */
+  @Override
+  public String declaredDepartment(Path file, String source) throws IOException, LoadException {
+    Charsets.Decoded decoded = Charsets.decode(RawFile.read(file).bytes(), source);
+    return FrontMatter.parse(Charsets.stripBom(decoded.text()), source).meta()
+        .getOrDefault(Document.DEPT, Document.PUBLIC);
+  }
+
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);

@@ -38,6 +38,13 @@ public final class TextLoader implements DocumentLoader {
    * @throws LoadException BINARY for non-text content, EMPTY for empty or whitespace-only text
    *     (front matter aside), BAD_METADATA for front matter that cannot be read
    */
+  /** The front matter's {@code dept} only, decoded as {@link #load} decodes. */
+  @Override
+  public String declaredDepartment(Path file, String source) throws IOException, LoadException {
+    String text = Charsets.decode(RawFile.read(file).bytes(), source).text();
+    return FrontMatter.parse(text, source).meta().getOrDefault(Document.DEPT, Document.PUBLIC);
+  }
+
   @Override
   public LoadResult load(Path file, String source) throws IOException, LoadException {
     RawFile raw = RawFile.read(file);

@@ -135,7 +135,8 @@ public final class Indexer {
 
     List<IngestReport.IndexedFile> indexed = new ArrayList<>();
     List<String> unchanged = new ArrayList<>();
-    int written = indexEach(walk.files(), known, run, indexed, unchanged, skipped, removed);
+    int written = indexEach(walk.files(), known, run, indexed, unchanged, skipped, removed,
+        null);
     run.commit();
     removed.sort(null);
     return new IngestReport(indexed, unchanged, removed, skipped, written,
@@ -154,6 +155,28 @@ public final class Indexer {
    */
   public IngestReport ingestFiles(Path root, List<Path> files, ChunkWriter writer,
       DocumentCatalog catalog, IngestListener listener) throws IOException {
+    return ingestFiles(root, files, writer, catalog, listener, null);
+  }
+
+  /**
+   * Loads one file of an ingest: the reader's {@link DocumentReader#read}, or what a caller
+   * already loaded (an upload is loaded before the index is locked, and only once).
+   */
+  @FunctionalInterface
+  public interface FileLoader {
+    /** As {@link DocumentReader#read}. */
+    LoadResult read(Path file, String source) throws LoadException;
+  }
+
+  /**
+   * As {@link #ingestFiles(Path, List, ChunkWriter, DocumentCatalog, IngestListener)}, loading
+   * each changed file with {@code loader} instead of the reader (which then decides the supported
+   * types too: its {@link LoadException.Reason#UNSUPPORTED_TYPE} is a skip like any other).
+   *
+   * @param loader the loader, or null for the reader
+   */
+  public IngestReport ingestFiles(Path root, List<Path> files, ChunkWriter writer,
+      DocumentCatalog catalog, IngestListener listener, FileLoader loader) throws IOException {
     long t0 = System.nanoTime();
     Path base = root.toAbsolutePath().normalize();
     List<CorpusFile> present = new ArrayList<>();
@@ -183,7 +206,7 @@ public final class Indexer {
     List<IngestReport.IndexedFile> indexed = new ArrayList<>();
     List<String> unchanged = new ArrayList<>();
     List<IngestReport.SkippedFile> skipped = new ArrayList<>();
-    int written = indexEach(present, known, run, indexed, unchanged, skipped, removed);
+    int written = indexEach(present, known, run, indexed, unchanged, skipped, removed, loader);
     run.commit();
     removed.sort(null);
     return new IngestReport(indexed, unchanged, removed, skipped, written,
@@ -197,10 +220,12 @@ public final class Indexer {
    */
   private int indexEach(List<CorpusFile> files, Map<String, String> known, Run run,
       List<IngestReport.IndexedFile> indexed, List<String> unchanged,
-      List<IngestReport.SkippedFile> skipped, List<String> removed) throws IOException {
+      List<IngestReport.SkippedFile> skipped, List<String> removed, FileLoader loader)
+      throws IOException {
     int written = 0;
     try (EmbeddingPipeline pipeline = new EmbeddingPipeline(files,
-        f -> process(f, known.get(f.source())), routes, EMBED_BATCH, MAX_CHUNKS_IN_FLIGHT)) {
+        f -> process(f, known.get(f.source()), loader), routes, EMBED_BATCH,
+        MAX_CHUNKS_IN_FLIGHT)) {
       for (EmbeddingPipeline.Done d = pipeline.next(); d != null; d = pipeline.next()) {
         String source = d.file().source();
         Outcome o = d.outcome();
@@ -242,10 +267,11 @@ public final class Indexer {
    * content hash in their meta) to embed. Every per-file problem becomes a skip; nothing here
    * touches the index or the model. Runs on the pipeline's loader thread.
    */
-  private EmbeddingPipeline.Loaded process(CorpusFile file, String knownHash) {
+  private EmbeddingPipeline.Loaded process(CorpusFile file, String knownHash,
+      FileLoader loader) {
     String source = file.source();
     try {
-      if (!reader.supports(file.path())) {
+      if (loader == null && !reader.supports(file.path())) {
         // decided by name alone: an unsupported (maybe huge) file is never read
         return skip(file, LoadException.Reason.UNSUPPORTED_TYPE.label(),
             "supported: " + reader.supportedExtensions());
@@ -254,7 +280,8 @@ public final class Indexer {
       if (hash.equals(knownHash)) {
         return new EmbeddingPipeline.Loaded(file, Outcome.UNCHANGED, List.of());
       }
-      LoadResult loaded = reader.read(file.path(), source);
+      LoadResult loaded = loader == null ? reader.read(file.path(), source)
+          : loader.read(file.path(), source);
       List<Chunk> chunks = chunker.chunk(loaded.document());
       if (chunks.isEmpty()) {
         return skip(file, LoadException.Reason.EMPTY.label(), "no indexable text");

@@ -285,7 +285,7 @@ public final class OpenBook implements Closeable {
    * @throws IOException              if the folder cannot be walked or the index written
    */
   public IngestReport ingest(Path root, IngestListener listener) throws IOException {
-    return runIngest(root, null, listener);
+    return runIngest(root, null, listener, null);
   }
 
   /**
@@ -297,12 +297,24 @@ public final class OpenBook implements Closeable {
    */
   public IngestReport ingest(Path root, List<Path> files, IngestListener listener)
       throws IOException {
-    return runIngest(root, List.copyOf(files), listener);
+    return runIngest(root, List.copyOf(files), listener, null);
   }
 
-  /** Ingests {@code files} under {@code root}, or the whole folder when {@code files} is null. */
-  private IngestReport runIngest(Path root, List<Path> files, IngestListener listener)
-      throws IOException {
+  /**
+   * As {@link #ingest(Path, List, IngestListener)}, loading each changed file with
+   * {@code loader} (e.g. documents the caller already loaded, so each is parsed once).
+   */
+  public IngestReport ingest(Path root, List<Path> files, Indexer.FileLoader loader,
+      IngestListener listener) throws IOException {
+    return runIngest(root, List.copyOf(files), listener, loader);
+  }
+
+  /**
+   * Ingests {@code files} under {@code root}, or the whole folder when {@code files} is null,
+   * loading with {@code loader}, or the configured loaders when it is null.
+   */
+  private IngestReport runIngest(Path root, List<Path> files, IngestListener listener,
+      Indexer.FileLoader loader) throws IOException {
     if (cache == null) {
       throw new IllegalStateException("this OpenBook was opened read-only; build it with"
           + " mode(WRITE) or mode(RESET) to ingest");
@@ -317,7 +329,8 @@ public final class OpenBook implements Closeable {
     Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(in.loaders()),
         in.maxFileBytes(), settings.access()), chunker, routes, options);
     return files == null ? indexer.ingest(root, store, store, listener)
-        : indexer.ingestFiles(root, files, store, store, listener);
+        : loader == null ? indexer.ingestFiles(root, files, store, store, listener)
+        : indexer.ingestFiles(root, files, store, store, listener, loader);
   }
 
   /** {@link #ingest(Path, IngestListener)} without progress callbacks. */

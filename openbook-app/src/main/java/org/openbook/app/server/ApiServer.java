@@ -104,7 +104,7 @@ public final class ApiServer implements AutoCloseable {
   private final Optional<ConversationService> agentConversations;
   private final ServerMetrics metrics = new ServerMetrics();
   private final AuditLog audit;
-  private final UploadJobs jobs = new UploadJobs(Clock.systemUTC());
+  private final UploadJobs jobs;
   private final ScheduledExecutorService heartbeats =
       Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "openbook-sse-heartbeat");
@@ -112,6 +112,7 @@ public final class ApiServer implements AutoCloseable {
         return t;
       });
   private final long maxUploadBytes;
+  private final int maxFeedback;
   private final RequestLimits limits;
   private final Javalin app;
 
@@ -125,6 +126,15 @@ public final class ApiServer implements AutoCloseable {
    * @throws IOException when the data folder cannot be read or created
    */
   public ApiServer(OpenBook engine, Path docsDir) throws IOException {
+    this(engine, docsDir, List.of());
+  }
+
+  /**
+   * As {@link #ApiServer(OpenBook, Path)} loading uploads with the configured loaders plus
+   * {@code extraLoaders} (tests add a slow or failing loader for an extension of their own).
+   */
+  ApiServer(OpenBook engine, Path docsDir, List<org.openbook.document.DocumentLoader> extraLoaders)
+      throws IOException {
     this.engine = engine;
     this.retriever = engine.retriever();
     Settings settings = engine.settings();
@@ -132,7 +142,9 @@ public final class ApiServer implements AutoCloseable {
     Path docs = docsDir.toAbsolutePath().normalize();
     Path dataDir = s.dataDir().orElse(docs.resolveSibling(docs.getFileName() + "-data"));
     this.conversations = new ConversationLibrary(dataDir.resolve("conversations"),
-        Clock.systemUTC());
+        Clock.systemUTC(), s.limits().maxConversationsPerPrincipal(),
+        s.limits().maxTurnsPerConversation());
+    this.maxFeedback = s.limits().maxFeedbackPerPrincipal();
     this.feedback = new FeedbackStore(dataDir.resolve("feedback"));
     // Follow-ups are rewritten before retrieval, so the history steers what is retrieved.
     this.conversationService = engine.conversations(engine.answerer(), conversations);
@@ -142,7 +154,11 @@ public final class ApiServer implements AutoCloseable {
     this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
     this.maxUploadBytes = s.maxUploadBytes();
     long maxFile = settings.ingest().maxFileBytes();
-    this.corpus = new Corpus(engine, docs, maxFile);
+    this.corpus = extraLoaders.isEmpty() ? new Corpus(engine, docs, maxFile)
+        : new Corpus(engine, docs, maxFile, org.openbook.document.Loaders.defaults(
+            settings.ingest().loaders()).plus(extraLoaders.toArray(
+                org.openbook.document.DocumentLoader[]::new)));
+    this.jobs = new UploadJobs(Clock.systemUTC(), s.limits().maxJobsPerPrincipal());
     Corpus.Reconciled r = corpus.reconcile();
     if (!r.rolledBack().isEmpty()) {
       LOG.warn("start-up: rolled back the interrupted upload of {}",
@@ -366,7 +382,8 @@ public final class ApiServer implements AutoCloseable {
             "agent mode needs an LLM endpoint, and none is configured on this server"));
     String conversationId = req.conversationId() == null
         ? conversations.start(who.name())
-        : conversations.require(req.conversationId(), who.name(), "conversationId").id();
+        : conversations.requireRoomForTurn(req.conversationId(), who.name(), "conversationId")
+            .id();
     // fail with a status, not a broken stream, when the audit log cannot be written
     audit.requireWritable();
     String accept = ctx.header("Accept");
@@ -660,6 +677,7 @@ public final class ApiServer implements AutoCloseable {
           snippet(c.raw()))));
     }
     String id = FeedbackStore.idOf(s.id(), turn);
+    feedback.requireRoom(who.name(), id, maxFeedback);
     feedback.save(new FeedbackStore.Feedback(id, who.name(), s.id(), turn, rating.asText(),
         text, t.question(), t.answer(), t.citedChunkIds(), cited,
         conversations.now().toString()));
@@ -753,6 +771,7 @@ public final class ApiServer implements AutoCloseable {
   private void upload(Context ctx) throws IOException {
     Principal who = principal(ctx);
     Authenticator.requireWriter(identity(ctx));
+    jobs.requireRoom(who.name());
     if (ctx.contentLength() > maxUploadBytes) {
       throw new ApiException(413, "body", "upload of " + ctx.contentLength()
           + " bytes exceeds the limit of " + maxUploadBytes + " bytes (server.maxUploadBytes)");
@@ -790,6 +809,10 @@ public final class ApiServer implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       corpus.discard(staged);
       throw e;
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // the check reads metadata only, but never leave a staged file or an HTML 500 behind
+      corpus.discard(staged);
+      throw internal(ctx, e);
     }
     // a folder without an access.folders rule gives no department: say so before it is public
     List<String> warnings = new ArrayList<>();
@@ -800,7 +823,26 @@ public final class ApiServer implements AutoCloseable {
           + " their own are indexed as public (readable by everyone); add access.folders: {"
           + f + "/: [<department>]} to the configuration to restrict them");
     }
-    UploadJobs.Job job = jobs.submit(who.name(), staged.files().size(), j -> {
+    UploadJobs.Job job;
+    try {
+      job = submit(who, staged, depts);
+    } catch (RuntimeException e) {
+      corpus.discard(staged); // over the job quota since the check above
+      throw e;
+    }
+    ObjectNode reply = JSON.createObjectNode().put("jobId", job.id)
+        .put("status", job.status.name());
+    ArrayNode replyFiles = reply.putArray("files");
+    depts.forEach((source, dept) -> replyFiles.addObject().put("source", source).put("dept", dept));
+    ArrayNode replyWarnings = reply.putArray("warnings");
+    warnings.forEach(replyWarnings::add);
+    ctx.status(202).header("Location", "/v1/jobs/" + job.id).contentType("application/json")
+        .result(reply.toString());
+  }
+
+  /** Queues the commit of {@code staged} as a job of {@code who}. */
+  private UploadJobs.Job submit(Principal who, Corpus.Staged staged, Map<String, String> depts) {
+    return jobs.submit(who.name(), staged.files().size(), j -> {
       try {
         IngestReport report = corpus.commit(who, staged, j);
         // the chunks this writer reads, not the index's total (another department's size)
@@ -816,14 +858,6 @@ public final class ApiServer implements AutoCloseable {
       LOG.error("upload job {} of {} failed", j.id, LogSafe.of(who.name()), LogSafe.of(e));
       return new ApiException(500, null, "internal error; quote job id " + j.id);
     });
-    ObjectNode reply = JSON.createObjectNode().put("jobId", job.id)
-        .put("status", job.status.name());
-    ArrayNode replyFiles = reply.putArray("files");
-    depts.forEach((source, dept) -> replyFiles.addObject().put("source", source).put("dept", dept));
-    ArrayNode replyWarnings = reply.putArray("warnings");
-    warnings.forEach(replyWarnings::add);
-    ctx.status(202).header("Location", "/v1/jobs/" + job.id).contentType("application/json")
-        .result(reply.toString());
   }
 
   /** What a finished upload job keeps to answer {@code GET /v1/jobs/{id}}. */

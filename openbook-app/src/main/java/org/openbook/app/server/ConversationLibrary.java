@@ -27,7 +27,12 @@ import org.slf4j.LoggerFactory;
  * ({@code <dir>/<id>.json}, replaced atomically: temporary file, then move), all held in memory
  * for listing. Ids are random UUIDs issued by the server; a client cannot invent one, and every
  * read or change checks the owner, answering "not found" for another principal's id so ids of
- * others are not revealed. A conversation is written at its first finished turn. Thread-safe.
+ * others are not revealed. A conversation is written at its first finished turn.
+ *
+ * <p>Quotas: a principal holds at most {@code maxConversations} conversations and a conversation
+ * at most {@code maxTurns} turns; one more is refused with 429 naming the limit, so the memory
+ * held is bounded per principal (conversations × turns × one question and answer). Conversations
+ * started but never answered (a failed ask) hold no turn and are forgotten first. Thread-safe.
  */
 public final class ConversationLibrary implements ConversationStore {
   private static final Logger LOG = LoggerFactory.getLogger(ConversationLibrary.class);
@@ -56,15 +61,32 @@ public final class ConversationLibrary implements ConversationStore {
   private final Path dir;
   private final Clock clock;
   private final Map<String, Stored> byId = new HashMap<>();
+  private final int maxConversations;
+  private final int maxTurns;
 
   /**
-   * Loads every conversation under {@code dir}; an unreadable file is logged and skipped.
+   * Loads every conversation under {@code dir} with the default quotas.
    *
    * @param dir folder of the files; created when absent
    */
   public ConversationLibrary(Path dir, Clock clock) throws IOException {
+    this(dir, clock, org.openbook.engine.config.ServerLimits.DEFAULT_MAX_CONVERSATIONS,
+        org.openbook.engine.config.ServerLimits.DEFAULT_MAX_TURNS);
+  }
+
+  /**
+   * Loads every conversation under {@code dir}; an unreadable file is logged and skipped.
+   *
+   * @param dir              folder of the files; created when absent
+   * @param maxConversations conversations per principal ({@code server.quotas.maxConversationsPerPrincipal})
+   * @param maxTurns         turns per conversation ({@code server.quotas.maxTurnsPerConversation})
+   */
+  public ConversationLibrary(Path dir, Clock clock, int maxConversations, int maxTurns)
+      throws IOException {
     this.dir = dir;
     this.clock = clock;
+    this.maxConversations = maxConversations;
+    this.maxTurns = maxTurns;
     Files.createDirectories(dir);
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
       for (Path f : files) {
@@ -79,8 +101,22 @@ public final class ConversationLibrary implements ConversationStore {
     }
   }
 
-  /** Starts a conversation of {@code owner} and returns its new id. */
+  /**
+   * Starts a conversation of {@code owner} and returns its new id.
+   *
+   * @throws ApiException 429 when {@code owner} already holds {@code maxConversations}
+   */
   public synchronized String start(String owner) {
+    if (count(owner) >= maxConversations) {
+      // started but never answered: nothing to lose
+      byId.values().removeIf(s -> s.owner().equals(owner) && s.turns().isEmpty());
+      long n = count(owner);
+      if (n >= maxConversations) {
+        throw new ApiException(429, null, "principal '" + owner + "' holds " + n
+            + " conversations, at most " + maxConversations
+            + " (server.quotas.maxConversationsPerPrincipal); delete some to start another");
+      }
+    }
     String id = UUID.randomUUID().toString();
     String now = clock.instant().toString();
     byId.put(id, new Stored(id, owner, null, now, now, List.of()));
@@ -98,6 +134,25 @@ public final class ConversationLibrary implements ConversationStore {
       throw new ApiException(404, field, "unknown conversation id");
     }
     return s;
+  }
+
+  /**
+   * As {@link #require}, for asking one more turn.
+   *
+   * @throws ApiException 429 naming {@code field} when the conversation has {@code maxTurns}
+   */
+  public synchronized Stored requireRoomForTurn(String id, String owner, String field) {
+    Stored s = require(id, owner, field);
+    if (s.turns().size() >= maxTurns) {
+      throw new ApiException(429, field, "the conversation has " + s.turns().size()
+          + " turns, at most " + maxTurns + " (server.quotas.maxTurnsPerConversation); start a"
+          + " new conversation");
+    }
+    return s;
+  }
+
+  private long count(String owner) {
+    return byId.values().stream().filter(s -> s.owner().equals(owner)).count();
   }
 
   /** The conversations of {@code owner} with at least one turn, most recently updated first. */

@@ -76,6 +76,20 @@ public final class FeedbackStore {
     }
   }
 
+  /**
+   * Checks that {@code principal} may store the rating {@code id}: re-rating a turn (same id)
+   * always may, a new rating only while it holds fewer than {@code max}.
+   *
+   * @throws ApiException 429 naming the limit {@code server.quotas.maxFeedbackPerPrincipal}
+   */
+  public synchronized void requireRoom(String principal, String id, int max) throws IOException {
+    List<Feedback> mine = of(principal);
+    if (mine.size() >= max && mine.stream().noneMatch(f -> f.id().equals(id))) {
+      throw new ApiException(429, null, "principal '" + principal + "' holds " + mine.size()
+          + " ratings, at most " + max + " (server.quotas.maxFeedbackPerPrincipal)");
+    }
+  }
+
   /** Every stored feedback, oldest first. */
   public synchronized List<Feedback> all() throws IOException {
     return read(dir);

@@ -90,22 +90,32 @@ final class RequestLimits {
    */
   InputStream body(Context ctx, long startNanos) {
     long deadline = startNanos + limits.bodyTimeout().toNanos();
+    long declared = ctx.contentLength();
     return new FilterInputStream(ctx.bodyInputStream()) {
+      /** Bytes of a declared length still to come; -1 for a chunked body. */
+      private long remaining = declared;
+
       @Override
       public int read() throws IOException {
-        check();
-        try {
-          return super.read();
-        } catch (BadMessageException | IOException e) {
-          throw cut(ctx, e);
-        }
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xff;
       }
 
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
+        if (remaining == 0) {
+          // Jetty checks the data rate since the first read on every read, also on one that
+          // would only see the end: a late one (a GC pause) would fail a whole small body
+          return -1;
+        }
         check();
         try {
-          return super.read(b, off, len);
+          int n = super.read(b, off, remaining > 0 ? (int) Math.min(len, remaining) : len);
+          if (n > 0 && remaining > 0) {
+            remaining -= n;
+          }
+          return n;
         } catch (BadMessageException | IOException e) {
           throw cut(ctx, e);
         }

@@ -44,7 +44,12 @@ class ServerLoadTest {
   void should_serve_concurrent_queries_during_ingest_without_errors() throws Exception {
     int clients = Integer.getInteger("openbook.load.clients", 20);
     int seconds = Math.min(60, Integer.getInteger("openbook.load.seconds", 60));
-    try (TestServer s = new TestServer(root, 0.1)) {
+    // the clients share two tokens, as many users of one principal would: allow them all in
+    // flight at once (server.maxConcurrentPerPrincipal, default 8), and every ask starts a
+    // conversation (server.quotas.maxConversationsPerPrincipal, default 1000)
+    try (TestServer s = new TestServer(root, 0.1, null,
+        "  maxConcurrentPerPrincipal: " + (2 * clients + 4) + "\n"
+            + "  quotas: {maxConversationsPerPrincipal: 1000000}\n")) {
       Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
       ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
       AtomicInteger uploads = new AtomicInteger();

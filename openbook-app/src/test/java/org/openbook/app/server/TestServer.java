@@ -149,6 +149,15 @@ final class TestServer implements AutoCloseable {
 
   /** As {@link #TestServer(Path, double, Path)} with {@code extraConfig} appended to the YAML. */
   TestServer(Path root, double gateThreshold, Path corpus, String extraConfig) throws IOException {
+    this(root, gateThreshold, corpus, extraConfig, List.of());
+  }
+
+  /**
+   * As {@link #TestServer(Path, double, Path, String)} with the server loading uploads with the
+   * configured loaders plus {@code extraLoaders}, e.g. a slow or failing test loader.
+   */
+  TestServer(Path root, double gateThreshold, Path corpus, String extraConfig,
+      List<org.openbook.document.DocumentLoader> extraLoaders) throws IOException {
     this.root = root;
     this.docs = root.resolve("docs");
     this.auditLog = root.resolve("audit.log");
@@ -174,7 +183,7 @@ final class TestServer implements AutoCloseable {
         .embedder(new HashEmbedder()).generator(new ExtractiveGenerator(RefusalPolicy.DEFAULT))
         .mode(OpenBook.Mode.RESET).build();
     this.initialIngest = engine.ingest(docs, IngestListener.NONE);
-    this.server = new ApiServer(engine, docs)
+    this.server = new ApiServer(engine, docs, extraLoaders)
         .start("127.0.0.1", 0);
   }
 
@@ -223,17 +232,30 @@ final class TestServer implements AutoCloseable {
   /** As {@link #upload} to the server listening on {@code port} of 127.0.0.1. */
   HttpResponse<String> uploadTo(int port, String token, String folder, Map<String, String> files)
       throws IOException, InterruptedException {
+    Map<String, byte[]> bytes = new java.util.LinkedHashMap<>();
+    files.forEach((name, text) -> bytes.put(name, text.getBytes(StandardCharsets.UTF_8)));
+    return uploadBytes(port, token, folder, bytes);
+  }
+
+  /** As {@link #upload} with binary contents (name → bytes). */
+  HttpResponse<String> uploadBytes(String token, String folder, Map<String, byte[]> files)
+      throws IOException, InterruptedException {
+    return uploadBytes(server.port(), token, folder, files);
+  }
+
+  private HttpResponse<String> uploadBytes(int port, String token, String folder,
+      Map<String, byte[]> files) throws IOException, InterruptedException {
     String boundary = "----openbook-test-boundary";
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     if (folder != null) {
       body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"folder\"\r\n\r\n"
           + folder + "\r\n").getBytes(StandardCharsets.UTF_8));
     }
-    for (Map.Entry<String, String> f : files.entrySet()) {
+    for (Map.Entry<String, byte[]> f : files.entrySet()) {
       body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; "
           + "filename=\"" + f.getKey() + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
           .getBytes(StandardCharsets.UTF_8));
-      body.writeBytes(f.getValue().getBytes(StandardCharsets.UTF_8));
+      body.writeBytes(f.getValue());
       body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
     }
     body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));

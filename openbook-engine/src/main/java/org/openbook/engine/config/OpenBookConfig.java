@@ -393,14 +393,29 @@ public record OpenBookConfig(
    * @param ocrPageTimeoutSeconds longest OCR time per page, default 120
    * @param hiddenSheets          {@code skip} (default) or {@code include}: hidden sheets, rows
    *                              and columns of spreadsheets
+   * @param maxInflatedBytes      bytes a zip-based file may inflate to (default 100 MiB; see
+   *                              {@link org.openbook.document.LoadLimits})
+   * @param maxXmlNodes           XML elements plus attributes per file (default 4,000,000)
+   * @param maxOcrPagePixels      pixels of one page rendered for OCR (default 40,000,000)
+   * @param maxOcrPixels          pixels rendered for OCR per file (default 2,000,000,000)
+   * @param ocrTimeoutSeconds     OCR time per file (default 600)
    */
   public record Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery,
       String ocr, String ocrLanguages, Integer ocrDpi, Integer ocrMaxPages,
-      Integer ocrPageTimeoutSeconds, String hiddenSheets) {
+      Integer ocrPageTimeoutSeconds, String hiddenSheets, Long maxInflatedBytes,
+      Long maxXmlNodes, Long maxOcrPagePixels, Long maxOcrPixels, Integer ocrTimeoutSeconds) {
 
     /** Limits only; loader options at their defaults. */
     public Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery) {
       this(maxFileBytes, maxChunksPerDocument, commitEvery, null, null, null, null, null, null);
+    }
+
+    /** Without the per-file resource limits (all at their defaults). */
+    public Ingest(Long maxFileBytes, Integer maxChunksPerDocument, Integer commitEvery,
+        String ocr, String ocrLanguages, Integer ocrDpi, Integer ocrMaxPages,
+        Integer ocrPageTimeoutSeconds, String hiddenSheets) {
+      this(maxFileBytes, maxChunksPerDocument, commitEvery, ocr, ocrLanguages, ocrDpi,
+          ocrMaxPages, ocrPageTimeoutSeconds, hiddenSheets, null, null, null, null, null);
     }
 
     /**
@@ -415,6 +430,17 @@ public record OpenBookConfig(
               ? IngestOptions.DEFAULT_MAX_CHUNKS_PER_DOCUMENT : maxChunksPerDocument,
           commitEvery == null ? IngestOptions.DEFAULT_COMMIT_EVERY : commitEvery,
           loaderSettings());
+    }
+
+    private org.openbook.document.LoadLimits limits() {
+      var d = org.openbook.document.LoadLimits.DEFAULTS;
+      return new org.openbook.document.LoadLimits(
+          maxInflatedBytes == null ? d.maxInflatedBytes() : maxInflatedBytes,
+          maxXmlNodes == null ? d.maxXmlNodes() : maxXmlNodes,
+          maxOcrPagePixels == null ? d.maxOcrPagePixels() : maxOcrPagePixels,
+          maxOcrPixels == null ? d.maxOcrPixels() : maxOcrPixels,
+          ocrTimeoutSeconds == null ? d.ocrTimeout()
+              : java.time.Duration.ofSeconds(ocrTimeoutSeconds));
     }
 
     private org.openbook.document.LoaderSettings loaderSettings() {
@@ -440,7 +466,7 @@ public record OpenBookConfig(
                 ocrMaxPages == null ? d.maxPages() : ocrMaxPages,
                 ocrPageTimeoutSeconds == null ? d.pageTimeout()
                     : java.time.Duration.ofSeconds(ocrPageTimeoutSeconds),
-                d.binary()));
+                d.binary()), limits());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("ingest: " + e.getMessage(), e);
       }
@@ -495,7 +521,7 @@ public record OpenBookConfig(
    * @param oidc            OIDC/JWT bearer tokens from an identity provider, or none
    * @param bodyTimeoutSeconds        longest a request body may take (default 30; see
    *                                  {@link ServerLimits})
-   * @param minBodyBytesPerSecond     slowest accepted body rate (default 1024; 0 = off)
+   * @param minBodyBytesPerSecond     slowest accepted body rate (default 256; 0 = off)
    * @param maxConcurrentPerPrincipal requests in flight per principal (default 8)
    * @param quotas                    stored conversations, turns, ratings and jobs per principal
    */

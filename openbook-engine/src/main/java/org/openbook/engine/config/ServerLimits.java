@@ -30,10 +30,11 @@ public record ServerLimits(Duration bodyTimeout, long minBodyBytesPerSecond,
   /** Default body deadline: 30 s, the time a 64 KiB body needs at 2.2 KB/s. */
   public static final int DEFAULT_BODY_TIMEOUT_SECONDS = 30;
   /**
-   * Default minimum body rate: 1024 B/s (slower than a 2G mobile link); a client trickling one
-   * byte every 2 s is cut at its second byte.
+   * Default minimum body rate: 256 B/s (far below a 2G mobile link); a client trickling one byte
+   * every 2 s is cut at its second byte. Jetty measures it from the first read, on every read, so
+   * a low rate also keeps a small body from failing when the server pauses between two reads.
    */
-  public static final long DEFAULT_MIN_BODY_BYTES_PER_SECOND = 1024;
+  public static final long DEFAULT_MIN_BODY_BYTES_PER_SECOND = 256;
   /** Default requests in flight per principal: a page opens at most 3–4 at once. */
   public static final int DEFAULT_MAX_CONCURRENT_PER_PRINCIPAL = 8;
   /** Default stored conversations per principal (a year of daily use, a few MB). */

@@ -152,15 +152,22 @@ public final class Corpus {
    * @param maxFileBytes largest file the loaders read
    */
   public Corpus(OpenBook engine, Path docsDir, long maxFileBytes) {
+    this(engine, docsDir, maxFileBytes,
+        Loaders.defaults(engine.settings().ingest().loaders()));
+  }
+
+  /**
+   * As {@link #Corpus(OpenBook, Path, long)} loading uploads with {@code loaders} (the
+   * configured ones by default; a test may add a slow or failing one).
+   */
+  public Corpus(OpenBook engine, Path docsDir, long maxFileBytes, Loaders loaders) {
     this.engine = engine;
     this.docsDir = docsDir.toAbsolutePath().normalize();
     this.staging = this.docsDir.resolve(STAGING);
     this.folder = new DocsFolder(this.docsDir);
     this.rules = engine.settings().access();
-    // the engine's loader options and folder rules, so the pre-check sees the department the
-    // ingest will give
-    this.reader = new DocumentReader(Loaders.defaults(engine.settings().ingest().loaders()),
-        maxFileBytes, engine.settings().access());
+    // the engine's folder rules, so the checks see the department the ingest will give
+    this.reader = new DocumentReader(loaders, maxFileBytes, engine.settings().access());
   }
 
   /** The corpus folder. */
@@ -203,13 +210,14 @@ public final class Corpus {
       names.add(name);
     }
     Files.createDirectories(staging);
+    // one folder per upload, files under their own names (at most MAX_NAME_BYTES), so a loader
+    // that falls back on the file name for the title sees the real one
+    Path dir = Files.createTempDirectory(staging, "up-");
     List<StagedFile> staged = new ArrayList<>();
     try {
       for (Map.Entry<String, Integer> e : bySource.entrySet()) {
         int i = e.getValue();
-        String name = names.get(i);
-        // short temporary name: the client's name may be near the file system's limit
-        Path tmp = Files.createTempFile(staging, "up-", extension(name));
+        Path tmp = dir.resolve(names.get(i));
         staged.add(new StagedFile(e.getKey(), "files[" + i + "]", tmp));
         Files.write(tmp, files.get(i).content());
       }
@@ -222,9 +230,11 @@ public final class Corpus {
 
   /**
    * Checks, before any change, that uploads can be committed at all (the docs folder holds the
-   * indexed documents), that every staged file loads and that {@code writer} may read both the
-   * department it declares and the department of the document it would replace.
-   * {@link #commit} checks again under the write lock.
+   * indexed documents) and that {@code writer} may read both the department each staged file
+   * declares and the department of the document it would replace. Only the metadata that
+   * decides the department is read ({@link DocumentReader#declaredDepartment}), so the check is
+   * cheap whatever the file; {@link #commit} loads each file once and checks the loaded
+   * document, and checks replacements again under the write lock.
    *
    * @return staged source → the department it will be indexed under (its metadata, else its
    *     folder's {@code access.folders} rule, else {@value org.openbook.document.Document#PUBLIC}),
@@ -238,7 +248,16 @@ public final class Corpus {
     Map<String, DocumentEntry> indexed = catalogue();
     Map<String, String> depts = new java.util.LinkedHashMap<>();
     for (StagedFile f : staged.files()) {
-      depts.put(f.source(), checkWritable(writer, f, indexed.get(f.source())));
+      String dept;
+      try {
+        // metadata only: the body is parsed once, by the job (an Office file or a PDF not here);
+        // read before the name is looked at, so an unreadable file is refused alike at any name
+        dept = reader.declaredDepartment(f.file(), f.source());
+      } catch (LoadException e) {
+        throw unreadable(f, e);
+      }
+      checkWritable(writer, f, indexed.get(f.source()), dept);
+      depts.put(f.source(), dept);
     }
     return depts;
   }
@@ -267,11 +286,19 @@ public final class Corpus {
     return reader.folderDepartment(source) != null;
   }
 
-  /** Deletes the staged copies (after a refused or failed commit, or instead of one). */
+  /** Deletes the staged copies and their folder (after a refused or failed commit, or instead of one). */
   public void discard(Staged staged) {
     for (StagedFile f : staged.files()) {
       try {
         Files.deleteIfExists(f.file());
+        Path dir = f.file().getParent();
+        if (!dir.equals(staging) && dir.startsWith(staging)) {
+          try (var left = Files.list(dir)) {
+            if (left.findAny().isEmpty()) {
+              Files.deleteIfExists(dir);
+            }
+          }
+        }
       } catch (IOException e) {
         LOG.warn("cannot delete staged file {}: {}", f.file(), e.getMessage());
       }
@@ -279,9 +306,11 @@ public final class Corpus {
   }
 
   /**
-   * Checks departments, moves the staged files into the docs folder and ingests exactly them.
-   * On any failure the docs folder and index are restored to their state before the call. The
-   * staged copies are consumed either way.
+   * Loads each staged file once (before the write lock, so a slow file holds up no other
+   * writer), checks the loaded documents' departments, then under the lock checks replacements,
+   * moves the files into the docs folder and ingests exactly them from what was loaded. On any
+   * failure, an {@link Error} such as {@link OutOfMemoryError} included, the docs folder and index
+   * are restored to their state before the call. The staged copies are consumed either way.
    *
    * @param writer   who uploads; must be able to read every department involved
    * @param listener progress of the ingest ({@code started(n)}, {@code fileDone} per file)
@@ -295,51 +324,90 @@ public final class Corpus {
    */
   public IngestReport commit(Principal writer, Staged staged, IngestListener listener)
       throws IOException {
-    writeLock.lock();
     try {
-      requireDocsFolderHoldsIndex();
-      Map<String, DocumentEntry> indexed = catalogue();
+      // Load every file once, before the write lock: a slow file (OCR, a large workbook) holds
+      // up no other writer; the lock covers only the chunking, embedding and index writes.
+      Map<String, LoadResult> loaded = new LinkedHashMap<>();
+      Map<String, LoadException> failed = new LinkedHashMap<>();
       for (StagedFile f : staged.files()) {
-        checkWritable(writer, f, indexed.get(f.source()));
+        try {
+          LoadResult r = reader.read(f.file(), f.source());
+          checkWritable(writer, f, null, r.document().dept());
+          loaded.put(f.source(), r);
+        } catch (LoadException e) {
+          failed.put(f.source(), e);
+        }
       }
-      Journal journal = moveIn(staged);
-      IngestReport report;
+      if (loaded.isEmpty()) {
+        StagedFile first = staged.files().get(0);
+        throw notIndexed(first, failed.get(first.source()));
+      }
+      writeLock.lock();
       try {
-        report = engine.ingest(docsDir, staged.files().stream()
-            .map(f -> docsDir.resolve(f.source())).toList(), listener);
-      } catch (IOException | RuntimeException e) {
-        rollBack(journal);
-        throw e;
+        return commitLoaded(writer, staged, loaded, listener, (file, source) -> {
+          LoadResult r = loaded.get(source);
+          if (r != null) {
+            return r;
+          }
+          LoadException e = failed.get(source);
+          if (e != null) {
+            throw e;
+          }
+          return reader.read(file, source);
+        });
+      } finally {
+        writeLock.unlock();
       }
-      List<String> skippedNew = new ArrayList<>();
-      InvalidUploadException firstSkip = null;
-      for (IngestReport.SkippedFile s : report.skipped()) {
-        StagedFile f = staged.files().stream().filter(x -> x.source().equals(s.source()))
-            .findFirst().orElseThrow();
-        if (firstSkip == null) {
-          firstSkip = new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE,
-              f.field(), "'" + s.source() + "' was not indexed: " + s.reason()
-              + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")"));
-        }
-        if (journal.entries().stream().anyMatch(
-            j -> j.source().equals(s.source()) && j.backup() == null)) {
-          skippedNew.add(s.source());
-        }
-      }
-      if (firstSkip != null && report.indexed().isEmpty()) {
-        rollBack(journal);
-        throw firstSkip;
-      }
-      for (String source : skippedNew) {
-        // a new file that yielded no chunks would otherwise sit in the docs folder unindexed
-        Files.deleteIfExists(docsDir.resolve(source));
-      }
-      finish(journal);
-      return report;
     } finally {
       discard(staged);
-      writeLock.unlock();
     }
+  }
+
+  /** The locked part of {@link #commit}: checks again, moves in, ingests, rolls back on failure. */
+  private IngestReport commitLoaded(Principal writer, Staged staged,
+      Map<String, LoadResult> loaded, IngestListener listener,
+      org.openbook.ingest.Indexer.FileLoader loader) throws IOException {
+    requireDocsFolderHoldsIndex();
+    Map<String, DocumentEntry> indexed = catalogue();
+    for (StagedFile f : staged.files()) {
+      LoadResult r = loaded.get(f.source());
+      checkWritable(writer, f, indexed.get(f.source()), r == null ? null : r.document().dept());
+    }
+    Journal journal = moveIn(staged);
+    IngestReport report;
+    try {
+      report = engine.ingest(docsDir, staged.files().stream()
+          .map(f -> docsDir.resolve(f.source())).toList(), loader, listener);
+    } catch (IOException | RuntimeException | Error e) {
+      // an OutOfMemoryError or StackOverflowError too: never leave files without index entries
+      rollBack(journal);
+      throw e;
+    }
+    List<String> skippedNew = new ArrayList<>();
+    InvalidUploadException firstSkip = null;
+    for (IngestReport.SkippedFile s : report.skipped()) {
+      StagedFile f = staged.files().stream().filter(x -> x.source().equals(s.source()))
+          .findFirst().orElseThrow();
+      if (firstSkip == null) {
+        firstSkip = new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE,
+            f.field(), "'" + s.source() + "' was not indexed: " + s.reason()
+            + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")"));
+      }
+      if (journal.entries().stream().anyMatch(
+          j -> j.source().equals(s.source()) && j.backup() == null)) {
+        skippedNew.add(s.source());
+      }
+    }
+    if (firstSkip != null && report.indexed().isEmpty()) {
+      rollBack(journal);
+      throw firstSkip;
+    }
+    for (String source : skippedNew) {
+      // a new file that yielded no chunks would otherwise sit in the docs folder unindexed
+      Files.deleteIfExists(docsDir.resolve(source));
+    }
+    finish(journal);
+    return report;
   }
 
   /**
@@ -453,8 +521,7 @@ public final class Corpus {
       int stray = 0;
       try (DirectoryStream<Path> left = Files.newDirectoryStream(staging)) {
         for (Path p : left) {
-          Files.deleteIfExists(p);
-          stray++;
+          stray += deleteTree(p);
         }
       }
       if (!rolledBack.isEmpty() || stray > 0) {
@@ -500,32 +567,34 @@ public final class Corpus {
   // ------------------------------------------------------------------ commit steps
 
   /**
-   * Checks one staged file (see {@link #check}) and returns the department it declares. The file
-   * is loaded first, so an unloadable file is refused alike at any name; then one refusal, with
-   * one message, covers a declared department the writer cannot read, a name that holds a
-   * document of such a department, a path through a symbolic link and (with
-   * {@code access.uploadsOnlyInRuledFolders}) a folder no rule covers: the reply does not say
-   * which, so it does not tell the writer whether another department's document exists there.
+   * Refuses one staged file whose department {@code dept} (declared, or of the loaded document;
+   * {@code null} when it could not be loaded) the writer cannot read, whose name holds a document of such a department ({@code existing};
+   * {@code null} when not looked up yet), whose path passes through a symbolic link or (with
+   * {@code access.uploadsOnlyInRuledFolders}) lies in a folder no rule covers. One refusal, with
+   * one message, covers them all: the reply does not say which, so it does not tell the writer
+   * whether another department's document exists there.
    */
-  private String checkWritable(Principal writer, StagedFile f, DocumentEntry existing)
-      throws IOException {
-    LoadResult loaded;
-    try {
-      loaded = reader.read(f.file(), f.source());
-    } catch (LoadException e) {
-      throw new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE, f.field(),
-          "cannot load '" + f.source() + "': " + e.reason().label());
-    }
-    String dept = loaded.document().dept();
+  private void checkWritable(Principal writer, StagedFile f, DocumentEntry existing,
+      String dept) {
     boolean linked = folder.locate(new SourcePath(f.source())).linked();
     boolean unruled = rules.uploadsOnlyInRuledFolders() && rules.departmentOf(f.source()) == null;
-    if (linked || unruled || !writer.departments().contains(dept)
+    if (linked || unruled || dept != null && !writer.departments().contains(dept)
         || existing != null && !writer.departments().contains(existing.dept())) {
       throw new AccessDeniedException(f.field(), "'" + f.source() + "' may not be written by"
           + " principal '" + writer.name() + "': a writer writes only documents of departments"
           + " it reads, at names it may replace, in plain folders of the docs folder");
     }
-    return dept;
+  }
+
+  private static InvalidUploadException unreadable(StagedFile f, LoadException e) {
+    return new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE, f.field(),
+        "cannot load '" + f.source() + "': " + e.reason().label() + " (" + e.getMessage() + ")");
+  }
+
+  private static InvalidUploadException notIndexed(StagedFile f, LoadException e) {
+    return new InvalidUploadException(InvalidUploadException.Reason.UNREADABLE, f.field(),
+        "'" + f.source() + "' was not indexed: " + e.reason().label() + " (" + e.getMessage()
+            + ")");
   }
 
   /** Writes the journal, then backs up replaced files and moves the staged ones in. */
@@ -619,7 +688,7 @@ public final class Corpus {
       return null;
     }
     try {
-      return reader.read(file, source).document().dept();
+      return reader.declaredDepartment(file, source);
     } catch (LoadException e) {
       return null;
     }
@@ -693,6 +762,22 @@ public final class Corpus {
     int dot = name.lastIndexOf('.');
     String ext = dot < 0 ? "" : name.substring(dot).toLowerCase(java.util.Locale.ROOT);
     return ext.length() > 16 ? "" : ext;
+  }
+
+  /** Deletes {@code p} and, for a folder, everything under it; returns the files deleted. */
+  private static int deleteTree(Path p) throws IOException {
+    int n = 0;
+    if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> in = Files.newDirectoryStream(p)) {
+        for (Path c : in) {
+          n += deleteTree(c);
+        }
+      }
+      Files.deleteIfExists(p);
+      return n;
+    }
+    Files.deleteIfExists(p);
+    return 1;
   }
 
   private static void move(Path from, Path to) throws IOException {
