@@ -22,7 +22,8 @@ import org.openbook.retrieve.Query;
  *   <li>Ask the standalone question through {@link Answerer} (normally {@link AnswerService#ask}); the
  *       rewrite, when it differs from the question, is the answer's
  *       {@code diagnostics().rewrittenQuestion()}.
- *   <li>Append the turn (question, standalone question, answer text, cited chunk ids, status).
+ *   <li>Append the turn (question, standalone question, answer text, cited chunk ids, status,
+ *       and the ids of every source it was written from).
  * </ol>
  */
 public final class ConversationService {
@@ -30,17 +31,31 @@ public final class ConversationService {
   private final Answerer asker;
   private final QuestionRewriter rewriter;
   private final ConversationStore store;
+  private final TurnAccess access;
   private final KeyTermCarryOver fallback = new KeyTermCarryOver();
 
   /**
+   * A service whose history is read in full ({@link TurnAccess#OPEN}).
+   *
    * @param asker    answers a standalone question
    * @param rewriter rewrites follow-ups
    * @param store    keeps the turns
    */
   public ConversationService(Answerer asker, QuestionRewriter rewriter, ConversationStore store) {
+    this(asker, rewriter, store, TurnAccess.OPEN);
+  }
+
+  /**
+   * @param access which earlier turns the asking principal may still read: the others reach the
+   *               rewriter withheld, so an answer from documents it lost access to cannot steer
+   *               (or be quoted by) the rewrite
+   */
+  public ConversationService(Answerer asker, QuestionRewriter rewriter, ConversationStore store,
+      TurnAccess access) {
     this.asker = asker;
     this.rewriter = rewriter;
     this.store = store;
+    this.access = access;
   }
 
   /**
@@ -66,10 +81,11 @@ public final class ConversationService {
     String standalone = query.text();
     String note = "";
     if (!conversation.turns().isEmpty()) {
+      List<Turn> history = access.visible(conversation.turns(), query.principal());
       try {
-        standalone = rewriter.rewrite(query.text(), conversation.turns());
+        standalone = rewriter.rewrite(query.text(), history);
       } catch (GenerationException | RuntimeException e) {
-        standalone = fallback.rewrite(query.text(), conversation.turns());
+        standalone = fallback.rewrite(query.text(), history);
         note = "question rewrite failed (" + e.getMessage() + "); used key-term carry-over";
       }
       if (standalone == null || standalone.isBlank()) {
@@ -89,8 +105,11 @@ public final class ConversationService {
         answer.sources(), diagnostics);
 
     List<String> cited = result.citations().stream().map(Citation::chunkId).toList();
+    // every chunk the answer was written from, cited or not: what its readability depends on
+    List<String> used = java.util.stream.Stream.concat(cited.stream(),
+        result.sources().stream().map(org.openbook.answer.Source::chunkId)).distinct().toList();
     store.save(conversation.with(
-        new Turn(query.text(), standalone, result.text(), cited, result.status())));
+        new Turn(query.text(), standalone, result.text(), cited, result.status(), used)));
     return result;
   }
 }

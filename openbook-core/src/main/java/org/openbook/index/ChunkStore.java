@@ -79,7 +79,10 @@ public interface ChunkStore extends Closeable {
      * score as term frequency grows (Lucene's {@code BM25Similarity}, which omits the classic
      * {@code (k1 + 1)} factor). Query terms absent from the index count with the idf of a term
      * in no document, so a chunk that matches one common word of a long question scores a small
-     * share of it. Fusion uses it as the BM25 route's absolute scale.
+     * share of it. Fusion uses it as the BM25 route's absolute scale. Counted index-wide, like
+     * BM25's own IDF, so it matches the scores it scales: a side channel of score magnitudes
+     * only (docs/SERVER.md), which is why raw scores are shown to writers only and no message
+     * may be derived from it (use {@link TermStatistics}, which is filtered).
      *
      * @return the bound (≥ 0), or NaN when the store cannot compute it (the default)
      */

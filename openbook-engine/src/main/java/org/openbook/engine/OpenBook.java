@@ -28,6 +28,7 @@ import org.openbook.conversation.ConversationStore;
 import org.openbook.conversation.JsonFileConversationStore;
 import org.openbook.conversation.KeyTermCarryOver;
 import org.openbook.conversation.QuestionRewriter;
+import org.openbook.conversation.TurnAccess;
 import org.openbook.document.DocumentReader;
 import org.openbook.document.Loaders;
 import org.openbook.embed.DenseRoutes;
@@ -428,7 +429,8 @@ public final class OpenBook implements Closeable {
   public ConversationService conversations(Answerer answerer, ConversationStore store) {
     QuestionRewriter rewriter = settings.llm().<QuestionRewriter>map(LlmQuestionRewriter::new)
         .orElseGet(KeyTermCarryOver::new);
-    return new ConversationService(answerer, rewriter, store);
+    // earlier turns from documents the asker can no longer read never reach the rewriter
+    return new ConversationService(answerer, rewriter, store, new TurnAccess(this.store));
   }
 
   /** Id of the generator answers are written by ({@code extractive} or the LLM model). */

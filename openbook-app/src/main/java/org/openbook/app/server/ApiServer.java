@@ -31,6 +31,7 @@ import org.openbook.app.JsonOutput;
 import org.openbook.chunk.Chunk;
 import org.openbook.conversation.ConversationService;
 import org.openbook.conversation.Turn;
+import org.openbook.conversation.TurnAccess;
 import org.openbook.document.Document;
 import org.openbook.embed.InputTooLongException;
 import org.openbook.engine.OpenBook;
@@ -114,6 +115,8 @@ public final class ApiServer implements AutoCloseable {
   private final long maxUploadBytes;
   private final int maxFeedback;
   private final RequestLimits limits;
+  /** Stored answers whose sources the caller can no longer read are withheld. */
+  private final TurnAccess turnAccess;
   private final Javalin app;
 
   /**
@@ -151,6 +154,7 @@ public final class ApiServer implements AutoCloseable {
     this.agentConversations = settings.llm().isPresent()
         ? Optional.of(engine.conversations(engine.agent(), conversations)) : Optional.empty();
     this.auth = new Authenticator(settings);
+    this.turnAccess = new TurnAccess(engine.store());
     this.requests = new ApiRequests(s.maxBodyBytes(), s.maxK(), MAX_QUESTION_CHARS);
     this.maxUploadBytes = s.maxUploadBytes();
     long maxFile = settings.ingest().maxFileBytes();
@@ -600,12 +604,13 @@ public final class ApiServer implements AutoCloseable {
     ObjectNode body = summary(s);
     ArrayNode turns = body.putArray("turns");
     for (int i = 0; i < s.turns().size(); i++) {
-      Turn t = s.turns().get(i);
+      Turn t = turnAccess.visible(s.turns().get(i), who);
       ObjectNode n = turns.addObject();
       n.put("turn", i);
       n.put("question", t.question());
       n.put("answer", t.answer());
       n.put("status", t.status().name());
+      n.put("withheld", t != s.turns().get(i));
       ArrayNode cited = n.putArray("citedChunkIds");
       ArrayNode sources = n.putArray("sources");
       int k = 1;
@@ -670,7 +675,8 @@ public final class ApiServer implements AutoCloseable {
       throw ApiException.badRequest("comment", "'comment' must be a string of at most "
           + FeedbackStore.MAX_COMMENT + " characters");
     }
-    Turn t = s.turns().get(turn);
+    // what the caller may see of the turn now, not what it once saw
+    Turn t = turnAccess.visible(s.turns().get(turn), who);
     List<FeedbackStore.Cited> cited = new ArrayList<>();
     for (String id : t.citedChunkIds()) {
       engine.store().get(id).ifPresent(c -> cited.add(new FeedbackStore.Cited(id, c.source(),

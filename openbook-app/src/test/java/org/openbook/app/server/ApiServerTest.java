@@ -346,10 +346,9 @@ class ApiServerTest {
     assertThat(hits.get(0).get("chunkId").asText()).isEqualTo("support/returns.md#0");
     assertThat(hits.get(0).get("rank").asInt()).isEqualTo(1);
     assertThat(hits.get(0).get("denseRank").isInt()).isTrue();
-    assertThat(hits.get(0).get("denseScore").isNumber()).isTrue();
     assertThat(hits.get(0).get("sparseRank").asInt()).isEqualTo(1);
-    assertThat(hits.get(0).get("sparseScore").asDouble()).isPositive();
-    assertThat(hits.get(0).get("fusedScore").asDouble()).isPositive();
+    // raw scores go to writers only (issue 30 item 3); the editor reads public, as the visitor
+    assertThat(hits.get(0).has("sparseScore")).isFalse();
 
     List<String> ids = new ArrayList<>();
     hits.forEach(h -> ids.add(h.get("chunkId").asText()));
@@ -368,6 +367,13 @@ class ApiServerTest {
     List<String> audited = new ArrayList<>();
     line.get("chunkIds").forEach(n -> audited.add(n.asText()));
     assertThat(audited).isEqualTo(ids);
+
+    JsonNode scored = json(s.post("/v1/search", "tok-editor",
+        "{\"question\":\"" + question + "\",\"k\":2}")).get("hits");
+    assertThat(scored.get(0).get("chunkId").asText()).isEqualTo("support/returns.md#0");
+    assertThat(scored.get(0).get("denseScore").isNumber()).isTrue();
+    assertThat(scored.get(0).get("sparseScore").asDouble()).isPositive();
+    assertThat(scored.get(0).get("fusedScore").asDouble()).isPositive();
     assertThat(Files.readString(s.auditLog)).doesNotContain(question);
   }
 
