@@ -568,14 +568,15 @@ public final class Corpus {
 
   /**
    * Refuses one staged file whose department {@code dept} (declared, or of the loaded document;
-   * {@code null} when it could not be loaded) the writer cannot read, whose name holds a document of such a department ({@code existing};
-   * {@code null} when not looked up yet), whose path passes through a symbolic link or (with
+   * {@code null} when it could not be loaded) the writer cannot read, whose name holds a
+   * document of such a department ({@code existing}; {@code null} when not looked up yet), whose
+   * path passes through a symbolic link or (with
    * {@code access.uploadsOnlyInRuledFolders}) lies in a folder no rule covers. One refusal, with
    * one message, covers them all: the reply does not say which, so it does not tell the writer
    * whether another department's document exists there.
    */
   private void checkWritable(Principal writer, StagedFile f, DocumentEntry existing,
-      String dept) {
+      String dept) throws IOException {
     boolean linked = folder.locate(new SourcePath(f.source())).linked();
     boolean unruled = rules.uploadsOnlyInRuledFolders() && rules.departmentOf(f.source()) == null;
     if (linked || unruled || dept != null && !writer.departments().contains(dept)
