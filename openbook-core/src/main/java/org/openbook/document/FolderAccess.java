@@ -80,6 +80,11 @@ public final class FolderAccess {
     return uploadsOnlyInRuledFolders;
   }
 
+  /** Whether any folder rule is configured. */
+  public boolean hasRules() {
+    return !folders.isEmpty();
+  }
+
   /** The department for {@code source} from the deepest matching folder, or null. */
   public String departmentOf(String source) {
     String best = null;

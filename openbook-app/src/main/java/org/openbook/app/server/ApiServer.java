@@ -169,6 +169,12 @@ public final class ApiServer implements AutoCloseable {
           LogSafe.of(r.rolledBack()));
     }
     corpus.writesDisabled().ifPresent(w -> LOG.warn("start-up: {}", LogSafe.of(w)));
+    if (settings.access().hasRules() && !settings.access().uploadsOnlyInRuledFolders()) {
+      // the one existence signal left by design (docs/SERVER.md, "Security model")
+      LOG.warn("start-up: writers may upload into folders without an access.folders rule, where a"
+          + " refused upload can tell them that a name is taken by a document of a department"
+          + " they cannot read; set access.uploadsOnlyInRuledFolders: true to close this");
+    }
     this.audit = new AuditLog(s.auditLog().orElse(null), Clock.systemUTC());
     this.limits = new RequestLimits(s.limits());
     this.app = Javalin.create(c -> {

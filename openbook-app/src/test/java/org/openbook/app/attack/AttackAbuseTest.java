@@ -27,15 +27,13 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 30, attack suite: resource exhaustion against a real {@code openbook serve} by callers
  * holding a token: slow request bodies (item 4), upload bombs (item 5) and unbounded stored
- * state (item 12, quotas). All pending the fixes of those items ({@code pending-i30}); every
- * loop and wait here is bounded.
+ * state (item 12, quotas). Every loop and wait here is bounded.
  */
 @ExtendWith(RealServer.Extension.class)
 class AttackAbuseTest {
@@ -53,7 +51,6 @@ class AttackAbuseTest {
    * neither starve {@code /healthz} nor another principal's search, and the excess gets 429.
    */
   @Test
-  @Tag("pending-i30")
   void i30_4_should_keep_serving_others_while_one_principal_trickles_300_bodies()
       throws Exception {
     List<Socket> slow = new ArrayList<>();
@@ -179,7 +176,6 @@ class AttackAbuseTest {
    * healthy and no staged file is left.
    */
   @Test
-  @Tag("pending-i30")
   void i30_5_should_refuse_an_odt_inflating_to_185_mb_and_stay_healthy() throws Exception {
     byte[] bomb = inflatingOdt();
     assertThat(bomb.length).as("compressed bytes").isBetween(1_000_000, 20_000_000);
@@ -221,7 +217,6 @@ class AttackAbuseTest {
    * pages are not rendered and this holds on main too; .ci/run installs it.)
    */
   @Test
-  @Tag("pending-i30")
   void i30_5_should_not_let_a_pdf_of_huge_blank_pages_block_another_writer() throws Exception {
     ByteArrayOutputStream pdf = new ByteArrayOutputStream();
     try (PDDocument doc = new PDDocument()) {
@@ -268,7 +263,6 @@ class AttackAbuseTest {
 
   /** Issue 30 item 12: one principal cannot store conversations without limit. */
   @Test
-  @Tag("pending-i30")
   void i30_12_should_stop_one_principal_from_storing_unbounded_conversations() throws Exception {
     String hoarder = s.jwt(s.claims("hoarder", List.of()).build());
     int refusedAt = -1;

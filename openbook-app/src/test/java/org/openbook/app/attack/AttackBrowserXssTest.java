@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -203,7 +202,6 @@ class AttackBrowserXssTest {
   /** Issue 30 item 11: a link in a document must not become a live link inside an answer. */
   @Test
   @Order(6)
-  @Tag("pending-i30")
   void i30_11_should_never_make_a_link_from_a_document_live_inside_an_answer() throws Exception {
     browser.get(s.uri("/#/").toString());
     wait.until(d -> visibleNow("question"));

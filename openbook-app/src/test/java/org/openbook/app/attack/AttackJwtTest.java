@@ -29,7 +29,6 @@ import java.util.Date;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -212,7 +211,6 @@ class AttackJwtTest {
    * is a principal's name, gets none of that principal's rights or data.
    */
   @Test
-  @Tag("pending-i30")
   void i30_2_should_never_make_a_token_identity_a_configured_principal_or_writer()
       throws Exception {
     String adminConversation = json(s.ask("tok-admin", "2024 年度奖金 FINBONUS-8812 何时发放？"))
@@ -252,7 +250,6 @@ class AttackJwtTest {
 
   /** Issue 30 item 9: values from a request (token claims, questions, paths) cannot forge log lines. */
   @Test
-  @Tag("pending-i30")
   void i30_9_should_escape_request_values_in_the_server_log() throws Exception {
     String forged = "[main] ERROR forged line";
     long mark = s.logMark();

@@ -14,7 +14,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,8 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Issue 30, attack suite: what a caller learns about documents it cannot read without seeing
  * them: index-wide statistics (item 3), stored answers after the caller's departments shrank
- * (item 6), and "exists but not yours" against "does not exist" (item 7). All pending the
- * fixes of those items ({@code pending-i30}).
+ * (item 6), and "exists but not yours" against "does not exist" (item 7).
  */
 @ExtendWith(RealServer.Extension.class)
 class AttackLeakTest {
@@ -61,7 +59,6 @@ class AttackLeakTest {
   /** Issue 30 item 3: a term's presence in another department never shapes a visitor's answer. */
   @ParameterizedTest(name = "{0} vs {1}")
   @MethodSource("idPairs")
-  @Tag("pending-i30")
   void i30_3_should_answer_a_visitor_the_same_for_an_id_of_another_department_and_a_made_up_one(
       String existing, String madeUp, String template) throws Exception {
     JsonNode real = json(s.ask("tok-visitor", template.formatted(existing)));
@@ -90,7 +87,6 @@ class AttackLeakTest {
 
   /** Issue 30 item 3: adding a finance or hr document does not move a visitor's BM25 scores. */
   @Test
-  @Tag("pending-i30")
   void i30_3_should_keep_a_visitors_scores_when_another_department_adds_a_document()
       throws Exception {
     JsonNode before = publicHit("tok-visitor", "QUOKKAVEX", "public/returns.md");
@@ -130,7 +126,6 @@ class AttackLeakTest {
    * hr's stored answers that quote hr passages are withheld or redacted everywhere.
    */
   @Test
-  @Tag("pending-i30")
   void i30_6_should_withhold_a_stored_answer_whose_passages_the_caller_can_no_longer_read()
       throws Exception {
     JsonNode ask = json(s.ask("tok-hr", "育儿假编号是多少？入职第一年年假几天？"));
@@ -167,7 +162,6 @@ class AttackLeakTest {
    * read answers as uploading a new name does.
    */
   @Test
-  @Tag("pending-i30")
   void i30_7_should_answer_an_upload_over_another_departments_document_as_a_new_name()
       throws Exception {
     Path layoffs = s.docs.resolve(AttackCorpus.LAYOFF_LIST);
@@ -186,7 +180,8 @@ class AttackLeakTest {
       }
 
       assertThat(existing.statusCode()).as(existing.body()).isEqualTo(fresh.statusCode());
-      assertThat(existing.body()).doesNotContain("department", "finance");
+      assertThat(existing.body()).doesNotContain("finance");
+      assertThat(withoutName(existing.body())).isEqualTo(withoutName(fresh.body()));
       assertThat(Files.readString(layoffs)).isEqualTo(before);
       assertThat(s.get("/v1/documents?limit=500", "tok-admin").body())
           .contains(AttackCorpus.LAYOFF_LIST);
@@ -201,7 +196,6 @@ class AttackLeakTest {
 
   /** Issue 30 item 7: an upload refusal never names a document the writer cannot read. */
   @Test
-  @Tag("pending-i30")
   void i30_7_should_not_name_another_departments_file_in_a_409() throws Exception {
     Path budget = s.docs.resolve(AttackCorpus.FINANCE_BUDGET);
     Path aside = s.root.resolve("budget-aside.txt");
@@ -231,7 +225,6 @@ class AttackLeakTest {
    * timing class.
    */
   @Test
-  @Tag("pending-i30")
   void i30_7_should_answer_a_section_of_another_department_as_a_missing_one() throws Exception {
     String existing = "/v1/sections/" + enc(AttackCorpus.FINANCE_BUDGET + "#0");
     String missing = "/v1/sections/" + enc(AttackCorpus.FINANCE_BUDGET + "#97");
@@ -260,12 +253,17 @@ class AttackLeakTest {
 
   /** Issue 30 item 7: chunk counts only behind authentication. */
   @Test
-  @Tag("pending-i30")
   void i30_7_should_not_show_index_counts_without_authentication() throws Exception {
     JsonNode health = json(s.get("/healthz", null));
     String metrics = s.get("/metrics", null).body();
 
     assertThat(health.has("chunks")).as(health.toString()).isFalse();
     assertThat(metrics).doesNotContainPattern("(?m)^openbook_index_chunks");
+  }
+
+  /** A reply body with the uploaded file's name and the request id left out. */
+  private static String withoutName(String body) {
+    return body.replace("裁员名单.md", "<name>").replace("新名单-7.md", "<name>")
+        .replaceAll("\"requestId\"\\s*:\\s*\"[^\"]*\"", "");
   }
 }

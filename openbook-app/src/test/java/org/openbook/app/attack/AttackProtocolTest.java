@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Issue 30, attack suite: protocol-level inputs against a real {@code openbook serve}: blank or
  * invisible questions (item 8), method override headers (item 10), Jetty's own error replies and
- * lax JSON (item 12). All pending the fixes of those items ({@code pending-i30}).
+ * lax JSON (item 12).
  */
 @ExtendWith(RealServer.Extension.class)
 class AttackProtocolTest {
@@ -48,7 +47,6 @@ class AttackProtocolTest {
   /** Issue 30 item 8: a question of only invisible characters is a 400 naming question. */
   @ParameterizedTest(name = "question \"{0}\"")
   @MethodSource("invisibleQuestions")
-  @Tag("pending-i30")
   void i30_8_should_refuse_an_invisible_question_with_400_and_store_nothing(String escaped)
       throws Exception {
     String body = "{\"question\":\"" + escaped + "\"}";
@@ -79,7 +77,6 @@ class AttackProtocolTest {
   /** Issue 30 item 10: a POST with a method override never deletes a conversation. */
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("overrides")
-  @Tag("pending-i30")
   void i30_10_should_ignore_a_method_override_on_a_conversation(String header, String query)
       throws Exception {
     String id = json(s.ask("tok-finance", "研发投入是多少？")).get("conversationId").asText();
@@ -99,7 +96,6 @@ class AttackProtocolTest {
   /** Issue 30 item 10: nor a document. */
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("overrides")
-  @Tag("pending-i30")
   void i30_10_should_ignore_a_method_override_on_a_document(String header, String query)
       throws Exception {
     JsonNode job = s.uploadAndWait("tok-admin", "public", RealServer.file("override.md",
@@ -140,7 +136,6 @@ class AttackProtocolTest {
   /** Issue 30 item 12: every error, Jetty's too, in the API's JSON shape with the headers. */
   @ParameterizedTest(name = "{1}")
   @MethodSource("jettyErrors")
-  @Tag("pending-i30")
   void i30_12_should_answer_every_protocol_error_in_the_api_json_shape(String request,
       int status) throws Exception {
     RealServer.Raw r = s.raw(request, 30);
@@ -158,7 +153,6 @@ class AttackProtocolTest {
   @ValueSource(strings = {"{\"question\":\"hotline\"} trailing", "{\"question\":\"hotline\"}{\"k\":5}",
       "{\"question\":\"hotline\",\"question\":\"bonus\"}", "{\"question\":\"hotline\",\"k\":5,\"k\":20}",
       "{\"question\":\"hotline\"}]", "{'question':'hotline'}", "{\"question\":\"hotline\",}"})
-  @Tag("pending-i30")
   void i30_12_should_refuse_lax_json(String body) throws Exception {
     for (String path : new String[] {"/v1/search", "/v1/ask"}) {
       HttpResponse<String> r = s.post(path, "tok-visitor", body);

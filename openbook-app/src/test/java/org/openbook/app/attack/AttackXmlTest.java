@@ -47,7 +47,7 @@ class AttackXmlTest {
   private static List<String> upload(String name, byte[] bytes, long maxSeconds)
       throws Exception {
     long t0 = System.nanoTime();
-    HttpResponse<String> r = s.upload("tok-admin", null, Map.of(name, bytes));
+    HttpResponse<String> r = s.upload("tok-admin", "public", Map.of(name, bytes));
     List<String> indexed = new ArrayList<>();
     if (r.statusCode() == 202) {
       JsonNode job = s.awaitJob("tok-admin", json(r).get("jobId").asText(), maxSeconds);

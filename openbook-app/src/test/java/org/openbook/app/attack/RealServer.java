@@ -156,9 +156,13 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
     return "principals:\n" + principals
         + """
         access:
+          # the recommended setting for servers with folder rules (docs/SERVER.md, "Security
+          # model"): a writer cannot tell a name taken by another department from a free one
+          uploadsOnlyInRuledFolders: true
           folders:
             hr/: [hr]
             finance/: [finance]
+            public/: [public]
         server:
           tokens:
             tok-visitor: visitor
