@@ -798,6 +798,9 @@ public final class ApiServer implements AutoCloseable {
       parts = ctx.uploadedFiles("files");
       folder = ctx.formParam("folder");
     } catch (RuntimeException e) {
+      limits.slowBody(ctx, e).ifPresent(slow -> {
+        throw slow; // Jetty cut a body slower than its rate or idle timeout
+      });
       // Jetty refuses a body over the size limit, or a malformed part (e.g. a NUL in a name)
       LOG.info("request {}: unreadable multipart body: {}", ctx.<String>attribute(REQUEST_ID),
           LogSafe.of(e.toString()));

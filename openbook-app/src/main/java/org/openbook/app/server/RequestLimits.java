@@ -129,6 +129,19 @@ final class RequestLimits {
     };
   }
 
+  /**
+   * The 408 for {@code e} when it is Jetty cutting a body for its data rate or idle timeout
+   * (e.g. while it parses a multipart upload), else empty.
+   */
+  java.util.Optional<ApiException> slowBody(Context ctx, Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BadMessageException b && b.getCode() == 408 || isTimeout(t)) {
+        return java.util.Optional.of(timedOut(ctx));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   private RuntimeException cut(Context ctx, Exception e) {
     boolean slow = e instanceof BadMessageException b ? b.getCode() == 408 : isTimeout(e);
     if (slow) {

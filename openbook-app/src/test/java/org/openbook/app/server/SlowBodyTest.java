@@ -158,6 +158,42 @@ class SlowBodyTest {
   }
 
   @Test
+  void i30_4_should_cut_a_multipart_upload_trickling_below_the_minimum_rate() throws Exception {
+    // the same kind on the upload route, whose body Jetty's multipart parser reads
+    long t0 = System.nanoTime();
+    int status;
+    try (Socket c = new Socket("127.0.0.1", rate.server.port())) {
+      c.setSoTimeout(15_000);
+      OutputStream out = c.getOutputStream();
+      String part = "--b0\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.md\""
+          + "\r\n\r\n# A\n";
+      out.write(("POST /v1/documents HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+          + "Authorization: Bearer tok-admin\r\nContent-Type: multipart/form-data; boundary=b0"
+          + "\r\nContent-Length: 2000\r\n\r\n" + part).getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = c.getInputStream();
+      while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10) && in.available() == 0) {
+        try {
+          out.write('x');
+          out.flush();
+        } catch (IOException closed) {
+          break;
+        }
+        Thread.sleep(500);
+      }
+      byte[] head = in.readNBytes(12);
+      String line = new String(head, StandardCharsets.US_ASCII);
+      status = line.startsWith("HTTP/1.1 ") ? Integer.parseInt(line.substring(9, 12)) : -1;
+    } catch (IOException e) {
+      status = -1;
+    }
+
+    assertThat(status).isIn(408, -1);
+    assertThat((System.nanoTime() - t0) / 1e9).isLessThan(10.0);
+    assertThat(rate.get("/healthz", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void i30_4_should_refuse_a_fifth_request_of_one_principal_with_429_while_others_are_served()
       throws Exception {
     List<Slow> held = new ArrayList<>();
