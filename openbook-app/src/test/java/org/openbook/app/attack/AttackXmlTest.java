@@ -89,7 +89,8 @@ class AttackXmlTest {
     indexed.addAll(upload("xml-control.docx", AttackFiles.docx("", "XMLCTRLDOCX plain paragraph"), 120));
     indexed.addAll(upload("xml-control.odt", AttackFiles.odt("", "XMLCTRLODT plain paragraph"), 120));
     try {
-      assertThat(indexed).containsExactlyInAnyOrder("xml-control.docx", "xml-control.odt");
+      assertThat(indexed).containsExactlyInAnyOrder("public/xml-control.docx",
+          "public/xml-control.odt");
       assertThat(s.post("/v1/search", "tok-admin", "{\"question\":\"XMLCTRLDOCX XMLCTRLODT\","
           + "\"k\":20}").body()).contains("XMLCTRLDOCX plain paragraph", "XMLCTRLODT plain paragraph");
     } finally {
