@@ -63,15 +63,35 @@ class AttackLeakTest {
       String existing, String madeUp, String template) throws Exception {
     JsonNode real = json(s.ask("tok-visitor", template.formatted(existing)));
     JsonNode fake = json(s.ask("tok-visitor", template.formatted(madeUp)));
+    try {
+      assertThat(real.get("status").asText()).as("%s: %s\n%s: %s", existing, real, madeUp, fake)
+          .isEqualTo(fake.get("status").asText());
+      assertThat(masked(real.get("answer").asText(), existing))
+          .as("%s: %s\n%s: %s", existing, real, madeUp, fake)
+          .isEqualTo(masked(fake.get("answer").asText(), madeUp));
+      assertThat(masked(real.at("/diagnostics/reason").asText(), existing))
+          .as("%s: %s\n%s: %s", existing, real, madeUp, fake)
+          .isEqualTo(masked(fake.at("/diagnostics/reason").asText(), madeUp));
+    } finally {
+      // the visitor's own questions name the ids; keep them out of the shared history
+      for (JsonNode a : List.of(real, fake)) {
+        s.delete("/v1/conversations/" + a.get("conversationId").asText(), "tok-visitor");
+      }
+    }
+  }
 
-    assertThat(real.get("status").asText()).as("%s: %s\n%s: %s", existing, real, madeUp, fake)
-        .isEqualTo(fake.get("status").asText());
-    assertThat(real.get("answer").asText().replace(existing, "ID"))
-        .as("%s: %s\n%s: %s", existing, real, madeUp, fake)
-        .isEqualTo(fake.get("answer").asText().replace(madeUp, "ID"));
-    assertThat(real.at("/diagnostics/reason").asText().replace(existing, "ID"))
-        .as("%s: %s\n%s: %s", existing, real, madeUp, fake)
-        .isEqualTo(fake.at("/diagnostics/reason").asText().replace(madeUp, "ID"));
+  /**
+   * {@code text} with the id and each of its hyphen-separated parts replaced by a placeholder
+   * of its position, so answers about two ids of the same shape compare equal.
+   */
+  private static String masked(String text, String id) {
+    String out = text.replace(id, "<ID>");
+    String[] parts = id.split("-");
+    for (int i = 0; i < parts.length; i++) {
+      out = out.replaceAll("(?<![A-Za-z0-9])" + java.util.regex.Pattern.quote(parts[i])
+          + "(?![A-Za-z0-9])", "<P" + i + ">");
+    }
+    return out;
   }
 
   private static JsonNode publicHit(String token, String question, String source)

@@ -60,6 +60,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class RealServer implements ExtensionContext.Store.CloseableResource, AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
   static final String ISSUER = "https://idp.attack.test/realms/acme";
+  /** The suite server's {@code server.quotas.maxConversationsPerPrincipal} (item 12 case). */
+  static final int MAX_CONVERSATIONS = 150;
   static final String AUDIENCE = "openbook";
   static final String KID = "k1";
   /** Longest wait for the server to become healthy (JVM start and ONNX model load). */
@@ -171,6 +173,8 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
             tok-admin: admin
             tok-hrwriter: hrwriter
           writers: [admin, hrwriter]
+          quotas:
+            maxConversationsPerPrincipal: %d
           maxK: 20
           auditLog: %s
           oidc:
@@ -178,7 +182,10 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
             audience: %s
             jwksUri: http://127.0.0.1:%d/jwks
             clockSkewSeconds: 30
-        """.formatted(auditLog, ISSUER, AUDIENCE, jwks.getAddress().getPort());
+            groups:                 # token groups map through their own table
+              finance-team: [finance]
+              hr-team: [hr]
+        """.formatted(MAX_CONVERSATIONS, auditLog, ISSUER, AUDIENCE, jwks.getAddress().getPort());
   }
 
   private List<String> java(String... args) {
