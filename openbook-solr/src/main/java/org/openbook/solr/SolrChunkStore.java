@@ -134,8 +134,7 @@ public final class SolrChunkStore
         throw SolrAdmin.explain(config, e);
       }
       if (!exists) {
-        admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension(),
-            expected.denseFields());
+        admin.init(config.collection(), config.shards(), config.replicas(), expected);
       }
       return open(client, true, config.collection(), expected, analysis, config.failures(),
           config.user());
