@@ -235,7 +235,8 @@ public final class SolrCommand implements Runnable {
   /**
    * {@code openbook solr local --nodes 2 [--port 8983] [--dir DIR]}: starts a throw-away SolrCloud
    * (embedded ZooKeeper, Solr's test harness) in a separate JVM whose class path is the one the
-   * build wrote to {@code openbook-solr-local/target/solr-local.classpath}, so Solr's Jetty 10
+   * build wrote to {@code openbook-solr-local/target/solr-local.classpath} (with the module's jar
+   * beside it, or its {@code classes} folder before packaging), so Solr's Jetty 10
    * and Log4j never meet the app's. Runs in the foreground until Ctrl-C.
    */
   @Command(name = "local", mixinStandardHelpOptions = true,
@@ -285,6 +286,10 @@ public final class SolrCommand implements Runnable {
             + " module first: mvn -q -DskipTests package -pl openbook-solr-local -am");
       }
       Path jar = cpFile.toAbsolutePath().getParent().resolve(JAR);
+      if (!Files.isRegularFile(jar)) {
+        // a build that stopped before packaging (mvn test) has the module's classes only
+        jar = jar.getParent().resolve("classes");
+      }
       String classpath = jar + java.io.File.pathSeparator
           + Files.readString(cpFile, StandardCharsets.UTF_8).trim();
       Files.createDirectories(dir);
