@@ -653,7 +653,11 @@ public final class SolrChunkStore
         .min(Comparator.comparingInt(Chunk::ordinal)).orElseThrow();
     SolrInputDocument block = SolrFields.documentBlock(docId,
         head.meta().getOrDefault(SolrFields.CONTENT_HASH_META, ""), docs);
-    call("write document " + docId, () -> client.add(collection, block));
+    try {
+      call("write document " + docId, () -> client.add(collection, block));
+    } catch (IOException e) {
+      throw SolrSchema.explainUnknownField(collection, e);
+    }
   }
 
   private void requireDenseFields(EmbeddedChunk ec) {

@@ -119,6 +119,25 @@ final class SolrSchema {
   }
 
   /**
+   * {@code failure} with the remedy added when Solr refused a document for a field its schema
+   * lacks ({@code unknown field 'vector_en'}): the collection was created by another path or an
+   * older OpenBook, and {@code openbook solr init} re-uploads the schema this build writes
+   * (keeping the documents). Returns {@code failure} unchanged otherwise.
+   */
+  static IOException explainUnknownField(String collection, IOException failure) {
+    String message = String.valueOf(failure.getMessage());
+    int at = message.indexOf("unknown field '");
+    if (at < 0) {
+      return failure;
+    }
+    int end = message.indexOf('\'', at + "unknown field '".length());
+    String field = end < 0 ? "?" : message.substring(at + "unknown field '".length(), end);
+    return new IOException(message + "; the schema of collection '" + collection + "' lacks"
+        + " field '" + field + "', which this build writes: update it with openbook solr init"
+        + " --collection " + collection + " (its documents stay)", failure);
+  }
+
+  /**
    * The managed-schema.xml of a collection written with {@code layout}: the resource's fixed
    * types with {@link #vectorTypes} and {@link #fields} in the {@value #FIELDS_PLACEHOLDER} slot.
    * HNSW parameters are Lucene's defaults (M=16, beam width 100), as in the embedded store.

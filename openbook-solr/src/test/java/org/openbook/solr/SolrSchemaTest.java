@@ -168,4 +168,17 @@ class SolrSchemaTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("dense field 'big': dimension 4096 is outside 1..1024");
   }
+
+  @Test
+  void i22_should_name_solr_init_when_solr_refuses_an_unknown_field() {
+    var refused = new java.io.IOException("Solr: write document a.md in collection 'kb' failed:"
+        + " Error from server: ERROR: [doc=a.md#0] unknown field 'vector_en'");
+
+    assertThat(SolrSchema.explainUnknownField("kb", refused).getMessage())
+        .contains("unknown field 'vector_en'")
+        .endsWith("lacks field 'vector_en', which this build writes: update it with openbook"
+            + " solr init --collection kb (its documents stay)");
+    var other = new java.io.IOException("Solr: write failed: connection refused");
+    assertThat(SolrSchema.explainUnknownField("kb", other)).isSameAs(other);
+  }
 }

@@ -77,6 +77,7 @@ class SolrCliPathTest {
     Path solrDir = tmp.resolve("solr-local");
 
     // 1. openbook solr local: runs in the foreground until its JVM ends, so on a thread.
+    Set<Long> before = childPids();
     local = new Thread(() -> {
       CommandLine cl = OpenBookCommand.commandLine();
       cl.setOut(new PrintWriter(LOCAL_OUT, true));
@@ -86,9 +87,10 @@ class SolrCliPathTest {
     local.setDaemon(true);
     local.start();
     String urls = awaitNodes(Path.of(solrDir.toString(), "console.log"));
-    solr = ProcessHandle.current().children()
-        .filter(p -> p.info().commandLine().orElse("").contains(solrDir.toString()))
-        .findFirst().orElse(null);
+    // the JVM solr local started: this JVM's one new child
+    List<ProcessHandle> started = ProcessHandle.current().children()
+        .filter(p -> !before.contains(p.pid())).toList();
+    solr = started.size() == 1 ? started.get(0) : null;
 
     // Configuration alone switches the backend: the shipped principals plus a store section.
     String principals = Files.readString(Path.of("../examples/openbook.yaml"),
@@ -103,6 +105,12 @@ class SolrCliPathTest {
     // 3. openbook ingest into the collection init made, and into an embedded index.
     solrIngest = ingest(docs, "solr-state", solrConfig);
     luceneIngest = ingest(docs, "lucene", luceneConfig);
+  }
+
+  private static Set<Long> childPids() {
+    Set<Long> pids = new java.util.HashSet<>();
+    ProcessHandle.current().children().forEach(p -> pids.add(p.pid()));
+    return pids;
   }
 
   /** The node URLs {@code solr local} prints, within 5 minutes (Solr starts slowly on 2 cores). */
