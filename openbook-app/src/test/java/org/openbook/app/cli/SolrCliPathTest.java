@@ -40,6 +40,7 @@ import picocli.CommandLine;
  * whose fused scores tie within {@value #SCORE_TOLERANCE} may swap (the tolerance of {@code
  * KbDemoBackendEqualityTest}: Solr returns the dense score as {@code (1 + cos) / 2} in float).
  */
+@org.junit.jupiter.api.Tag("solr-cluster")
 class SolrCliPathTest {
 
   static final double SCORE_TOLERANCE = 5e-4;
