@@ -41,8 +41,9 @@ import org.openbook.index.IndexMismatchException;
  * API and creates or reloads the collection through the Collections API.
  *
  * <p>Each collection gets its own configset, {@link #configSetName(String)}, because the vector
- * dimensions and dense fields are part of the schema. Uploading through the API makes an "untrusted" configset in
- * Solr 9, which is enough: the configset uses no {@code <lib>} directives or scripting.
+ * dimensions and dense fields are part of the schema. Uploading through the API makes an
+ * "untrusted" configset in Solr 9, which is enough: the configset uses no {@code <lib>}
+ * directives or scripting.
  */
 public final class SolrAdmin {
 

@@ -186,6 +186,17 @@ class SolrCliPathTest {
 
   @Test
   @Order(3)
+  void i22_5_should_report_the_collection_healthy_and_matching_this_build() throws Exception {
+    // solr status compared with a manifest without the English field: "does NOT match"
+    Run r = run("solr", "status", "--config", solrConfig.toString(), "--json");
+    JsonNode status = JSON.readTree(r.out());
+    assertThat(status.get("problems")).as(r.out()).isEmpty();
+    assertThat(status.get("manifestMatches").asBoolean()).isTrue();
+    assertThat(r.exit()).isZero();
+  }
+
+  @Test
+  @Order(4)
   void i22_5_should_search_the_same_top_5_as_the_embedded_store_for_every_kb_demo_question()
       throws Exception {
     int compared = 0;
@@ -198,7 +209,7 @@ class SolrCliPathTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void i22_5_should_rebuild_the_collection_with_reset_keeping_the_english_field()
       throws Exception {
     // ingest --reset clears the collection and re-uploads its configset: from the same manifest,
