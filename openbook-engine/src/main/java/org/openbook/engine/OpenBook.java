@@ -132,16 +132,12 @@ public final class OpenBook implements Closeable {
     // models; routes or a model given to the builder are used as given.
     this.routes = b.routes != null ? b.routes
         : b.embedder != null ? DenseRoutes.single(b.embedder)
-        : DenseRoutes.defaults().withQueryInstructions(settings.embedding().zhQueryInstruction(),
-            settings.embedding().enQueryInstruction());
+        : ExpectedManifest.routes(settings);
     this.analysis = OpenBookAnalysis.of(analyzer);
     // A chunk must fit every model that embeds it.
     this.chunker = new StructuredChunker(settings.chunking(), routes::fitsTokens,
         routes.maxInputTokens());
-    Embedder primary = routes.primary();
-    IndexManifest expected = new IndexManifest(primary.modelId(), primary.dimension(),
-        IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields(),
-        settings.store().vectorEncoding().id());
+    IndexManifest expected = ExpectedManifest.of(routes, analysis, settings);
     this.store = StoreFactory.open(settings.store(), index, expected, analysis, b.mode);
     EmbeddingCache c = null;
     try {

@@ -107,9 +107,9 @@ final class StoreFactory {
         SolrAdmin admin = new SolrAdmin(client);
         if (admin.exists(config.collection())) {
           admin.clear(config.collection());
-          // Re-upload the configset: the new run may embed with another vector dimension.
-          admin.init(config.collection(), config.shards(), config.replicas(),
-              expected.dimension());
+          // Re-upload the configset: the new run may embed with other models (dimensions, dense
+          // fields); its schema is the one the store writes for this run's manifest.
+          admin.init(config.collection(), config.shards(), config.replicas(), expected);
         }
       }
     }

@@ -36,23 +36,22 @@ import org.openbook.index.IndexMismatchException;
 
 /**
  * Sets up OpenBook collections on a SolrCloud cluster over HTTP, so users never edit Solr files:
- * uploads OpenBook's configset (the module resources {@code org/openbook/solr/configset/}, with
- * the vector dimension filled in) through the Configsets API and creates or reloads the
- * collection through the Collections API.
+ * uploads OpenBook's configset (the module resources {@code org/openbook/solr/configset/}, the
+ * schema's fields written by {@link SolrSchema} for the store's manifest) through the Configsets
+ * API and creates or reloads the collection through the Collections API.
  *
  * <p>Each collection gets its own configset, {@link #configSetName(String)}, because the vector
- * dimension is part of the schema. Uploading through the API makes an "untrusted" configset in
- * Solr 9, which is enough: the configset uses no {@code <lib>} directives or scripting.
+ * dimensions and dense fields are part of the schema. Uploading through the API makes an
+ * "untrusted" configset in Solr 9, which is enough: the configset uses no {@code <lib>}
+ * directives or scripting.
  */
 public final class SolrAdmin {
 
+  /** The schema template, filled in by {@link SolrSchema#schemaXml}. */
+  static final String SCHEMA_FILE = "managed-schema.xml";
   /** The configset files, as module resources under {@link #CONFIGSET_RESOURCES}. */
-  static final List<String> CONFIGSET_FILES = List.of("managed-schema.xml", "solrconfig.xml");
+  static final List<String> CONFIGSET_FILES = List.of(SCHEMA_FILE, "solrconfig.xml");
   static final String CONFIGSET_RESOURCES = "/org/openbook/solr/configset/";
-  /** Placeholder in managed-schema.xml replaced with the vector dimension at upload. */
-  static final String DIMENSION_PLACEHOLDER = "${openbook.vector.dimension}";
-  /** Placeholder (inside an XML comment) for the further dense fields' types and fields. */
-  static final String DENSE_FIELDS_PLACEHOLDER = "${openbook.dense.fields}";
   /** Solr's limit for DenseVectorField (Lucene's default maximum). */
   static final int MAX_DIMENSION = 1024;
 
@@ -81,35 +80,26 @@ public final class SolrAdmin {
    * shards of {@code replicas} NRT replicas, waiting until it is active; if the collection already
    * exists, replaces its configset and reloads it (shards and replicas are then left alone).
    *
-   * @param dimension vector length of the embedding model, 1..{@value #MAX_DIMENSION}
+   * <p>The schema declares exactly the fields {@link SolrChunkStore} writes for {@code layout}
+   * ({@link SolrSchema}): the primary {@code vector} of {@link IndexManifest#dimension()} and a
+   * DenseVectorField {@code vector_<name>} per {@link IndexManifest#denseFields() further dense
+   * field} (its own dimension, cosine, HNSW). Pass the manifest the store will be opened with,
+   * so no caller can create a collection that lacks a field the store writes.
+   *
+   * @param layout the settings of the store that will write the collection (only the dimension
+   *     and the dense fields shape the schema; counts are ignored)
    * @throws IndexMismatchException if the collection exists and holds an OpenBook manifest with
-   *     another dimension (changing the schema would break its index; reset it instead)
-   * @throws IllegalArgumentException if a number is out of range
+   *     another dimension or other dense fields (changing the schema would break its index;
+   *     reset it instead)
+   * @throws IllegalArgumentException if a number or dimension is out of range
    * @throws IOException naming the collection if Solr refuses or cannot be reached
    */
-  public InitOutcome init(String collection, int shards, int replicas, int dimension)
+  public InitOutcome init(String collection, int shards, int replicas, IndexManifest layout)
       throws IOException {
-    return init(collection, shards, replicas, dimension, List.of());
-  }
-
-  /**
-   * As {@link #init(String, int, int, int)}, with a DenseVectorField {@code vector_<name>} for
-   * each further dense field of the manifest (its own dimension, cosine, HNSW).
-   *
-   * @throws IndexMismatchException also if the collection exists with other dense fields
-   */
-  public InitOutcome init(String collection, int shards, int replicas, int dimension,
-      List<DenseField> denseFields) throws IOException {
-    for (DenseField f : denseFields) {
-      if (f.dimension() > MAX_DIMENSION) {
-        throw new IllegalArgumentException("dense field '" + f.name() + "': dimension "
-            + f.dimension() + " is outside 1.." + MAX_DIMENSION);
-      }
-    }
-    if (dimension < 1 || dimension > MAX_DIMENSION) {
-      throw new IllegalArgumentException(
-          "dimension " + dimension + " is outside 1.." + MAX_DIMENSION);
-    }
+    Objects.requireNonNull(layout, "layout");
+    int dimension = layout.dimension();
+    List<DenseField> denseFields = layout.denseFields();
+    SolrSchema.requireDimensions(layout);
     if (shards < 1 || replicas < 1) {
       throw new IllegalArgumentException(
           "shards and replicas must be >= 1, were " + shards + " and " + replicas);
@@ -135,7 +125,7 @@ public final class SolrAdmin {
           .setOverwrite(true)
           .setCleanup(true);
       upload.setUploadStream(new ContentStreamBase.ByteArrayStream(
-          configSetZip(dimension, denseFields), configSet + ".zip", "application/zip"));
+          configSetZip(layout), configSet + ".zip", "application/zip"));
       return upload.process(client);
     });
     if (exists) {
@@ -322,24 +312,15 @@ public final class SolrAdmin {
     return Optional.ofNullable(d).map(m -> SolrFields.toManifest(m, 0, 0));
   }
 
-  /** The configset as a zip, with {@code dimension} written into the schema. */
-  static byte[] configSetZip(int dimension) {
-    return configSetZip(dimension, List.of());
-  }
-
   /**
-   * The configset as a zip, with {@code dimension} and a field type and field per further dense
-   * field written into the schema.
+   * The configset as a zip: solrconfig.xml and the managed-schema.xml of {@link
+   * SolrSchema#schemaXml(IndexManifest)} for {@code layout}.
    */
-  static byte[] configSetZip(int dimension, List<DenseField> denseFields) {
+  static byte[] configSetZip(IndexManifest layout) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
       for (String name : CONFIGSET_FILES) {
-        String text = resource(name);
-        if (name.equals("managed-schema.xml")) {
-          text = text.replace(DIMENSION_PLACEHOLDER, Integer.toString(dimension))
-              .replace(DENSE_FIELDS_PLACEHOLDER, denseFieldsXml(denseFields));
-        }
+        String text = name.equals(SCHEMA_FILE) ? SolrSchema.schemaXml(layout) : resource(name);
         zip.putNextEntry(new ZipEntry(name));
         zip.write(text.getBytes(StandardCharsets.UTF_8));
         zip.closeEntry();
@@ -350,21 +331,7 @@ public final class SolrAdmin {
     return bytes.toByteArray();
   }
 
-  private static String denseFieldsXml(List<DenseField> fields) {
-    StringBuilder xml = new StringBuilder("-->");
-    for (DenseField f : fields) {
-      String name = SolrFields.vectorField(f.name());
-      xml.append("\n  <fieldType name=\"openbook_").append(name)
-          .append("\" class=\"solr.DenseVectorField\" vectorDimension=\"").append(f.dimension())
-          .append("\" similarityFunction=\"cosine\" knnAlgorithm=\"hnsw\"")
-          .append(" hnswMaxConnections=\"16\" hnswBeamWidth=\"100\"/>")
-          .append("\n  <field name=\"").append(name).append("\" type=\"openbook_").append(name)
-          .append("\" indexed=\"true\" stored=\"false\"/>");
-    }
-    return xml.append("\n  <!--").toString();
-  }
-
-  private static String resource(String name) throws IOException {
+  static String resource(String name) throws IOException {
     try (InputStream in = SolrAdmin.class.getResourceAsStream(CONFIGSET_RESOURCES + name)) {
       if (in == null) {
         throw new IllegalStateException("configset file " + name + " missing from the jar");

@@ -134,8 +134,7 @@ public final class SolrChunkStore
         throw SolrAdmin.explain(config, e);
       }
       if (!exists) {
-        admin.init(config.collection(), config.shards(), config.replicas(), expected.dimension(),
-            expected.denseFields());
+        admin.init(config.collection(), config.shards(), config.replicas(), expected);
       }
       return open(client, true, config.collection(), expected, analysis, config.failures(),
           config.user());
@@ -679,7 +678,11 @@ public final class SolrChunkStore
         .min(Comparator.comparingInt(Chunk::ordinal)).orElseThrow();
     SolrInputDocument block = SolrFields.documentBlock(docId,
         head.meta().getOrDefault(SolrFields.CONTENT_HASH_META, ""), docs);
-    call("write document " + docId, () -> client.add(collection, block));
+    try {
+      call("write document " + docId, () -> client.add(collection, block));
+    } catch (IOException e) {
+      throw SolrSchema.explainUnknownField(collection, e);
+    }
   }
 
   private void requireDenseFields(EmbeddedChunk ec) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.Test;
+import org.openbook.index.IndexManifest;
 
 class SolrAdminTest {
 
@@ -23,20 +24,24 @@ class SolrAdminTest {
     return files;
   }
 
+  private static IndexManifest manifest(int dimension) {
+    return new IndexManifest("m", dimension, IndexManifest.COSINE, "a", "c", 0, 0);
+  }
+
   @Test
   void should_write_dimension_into_configset_schema() throws IOException {
-    Map<String, String> files = unzip(SolrAdmin.configSetZip(384));
+    Map<String, String> files = unzip(SolrAdmin.configSetZip(manifest(384)));
 
     assertThat(files).containsOnlyKeys("managed-schema.xml", "solrconfig.xml");
     assertThat(files.get("managed-schema.xml"))
         .contains("vectorDimension=\"384\"")
         .contains("similarityFunction=\"cosine\"")
-        .doesNotContain(SolrAdmin.DIMENSION_PLACEHOLDER);
+        .doesNotContain(SolrSchema.FIELDS_PLACEHOLDER);
   }
 
   @Test
   void should_ship_exact_stats_cache_and_bm25_defaults() throws IOException {
-    Map<String, String> files = unzip(SolrAdmin.configSetZip(256));
+    Map<String, String> files = unzip(SolrAdmin.configSetZip(manifest(256)));
 
     assertThat(files.get("solrconfig.xml"))
         .contains("<statsCache class=\"org.apache.solr.search.stats.ExactStatsCache\"/>");

@@ -142,8 +142,8 @@ class SolrChunkStoreContractTest extends ChunkStoreContractTest {
     try (CloudHttp2SolrClient client = config(name).newClient()) {
       SolrAdmin admin = new SolrAdmin(client);
 
-      assertThat(admin.init(name, 2, 1, 256)).isEqualTo(SolrAdmin.InitOutcome.CREATED);
-      assertThat(admin.init(name, 2, 1, 256)).isEqualTo(SolrAdmin.InitOutcome.UPDATED);
+      assertThat(admin.init(name, 2, 1, MANIFEST)).isEqualTo(SolrAdmin.InitOutcome.CREATED);
+      assertThat(admin.init(name, 2, 1, MANIFEST)).isEqualTo(SolrAdmin.InitOutcome.UPDATED);
 
       assertThat(admin.exists(name)).isTrue();
       assertThat(cluster.getZkStateReader().getClusterState().getCollection(name)
@@ -156,7 +156,9 @@ class SolrChunkStoreContractTest extends ChunkStoreContractTest {
     String name = newCollection();
     try (SolrChunkStore store = SolrChunkStore.open(config(name), MANIFEST, ANALYSIS);
         CloudHttp2SolrClient client = config(name).newClient()) {
-      assertThatThrownBy(() -> new SolrAdmin(client).init(name, 2, 1, 384))
+      IndexManifest wider = new IndexManifest(MANIFEST.embeddingModel(), 384,
+          IndexManifest.COSINE, MANIFEST.analyzer(), MANIFEST.chunker(), 0, 0);
+      assertThatThrownBy(() -> new SolrAdmin(client).init(name, 2, 1, wider))
           .isInstanceOf(IndexMismatchException.class)
           .hasMessageContaining("dimension 256, not 384");
       assertThat(store.manifest().dimension()).isEqualTo(256);

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.openbook.analysis.OpenBookAnalysis;
-import org.openbook.embed.BgeSmallZhEmbedder;
+import org.openbook.engine.ExpectedManifest;
 import org.openbook.engine.config.ConfigLoader;
 import org.openbook.engine.config.OpenBookConfig;
 import org.openbook.engine.config.Settings;
@@ -43,6 +43,32 @@ public final class SolrCommand implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /**
+   * What an ingest of {@code settings} into the collection of {@code solr} writes and checks the
+   * collection's manifest against ({@link ExpectedManifest}): the analyzer is the one the
+   * collection records unless the configuration names one, as the engine chooses it.
+   */
+  static IndexManifest expectedManifest(Settings settings, SolrStoreConfig solr) {
+    Optional<String> recorded = Optional.empty();
+    if (!settings.analyzerNamed()) {
+      try {
+        recorded = SolrChunkStore.readManifest(solr).map(IndexManifest::analyzer);
+      } catch (IOException e) {
+        // unreachable: status says so, init fails on its own request
+      }
+    }
+    return ExpectedManifest.of(ExpectedManifest.routes(settings),
+        OpenBookAnalysis.of(settings.analyzerFor(recorded)), settings);
+  }
+
+  /** {@code dimension 512, vector_en 384}: the vector fields of {@code m}. */
+  static String vectors(IndexManifest m) {
+    StringBuilder b = new StringBuilder("dimension " + m.dimension());
+    m.denseFields().forEach(f -> b.append(", vector_").append(f.name()).append(' ')
+        .append(f.dimension()));
+    return b.toString();
   }
 
   /**
@@ -79,9 +105,10 @@ public final class SolrCommand implements Runnable {
         description = "Replicas per shard when created (default: store.replicas, else 1).")
     Integer replicas;
 
-    @Option(names = "--dimension", paramLabel = "D", defaultValue = "512",
-        description = "Embedding dimension (default ${DEFAULT-VALUE}, bge-small-zh-v1.5).")
-    int dimension;
+    @Option(names = "--dimension", paramLabel = "D",
+        description = "Check that the primary embedding dimension is D (it is taken from the"
+            + " models this build embeds with: 512, bge-small-zh-v1.5).")
+    Integer dimension;
 
     @Option(names = "--user", paramLabel = "USER",
         description = "Basic-auth user (password from $" + OpenBookConfig.Store.PASSWORD_ENV + ").")
@@ -95,7 +122,8 @@ public final class SolrCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      OpenBookConfig.Store s = ConfigLoader.load(config, System.getenv()).store();
+      OpenBookConfig c = ConfigLoader.load(config, System.getenv());
+      OpenBookConfig.Store s = c.store();
       boolean fromCli = urls != null || zkHosts != null;
       if (!fromCli && s.solrUrls().isEmpty() && s.zkHosts().isEmpty()) {
         throw new CommandLine.ParameterException(spec.commandLine(),
@@ -109,13 +137,21 @@ public final class SolrCommand implements Runnable {
           user != null ? user : s.user(), s.password(), s.partialResults(), s.retries(),
           s.retryBackoffMillis(), s.tls());
       SolrStoreConfig solr = merged.resolve(System.getenv()).solr().orElseThrow();
+      // The schema holds every field an ingest of this configuration writes: the primary vector
+      // and one per further dense route (vector_en), with the models' dimensions.
+      IndexManifest expected = expectedManifest(c.resolve(System.getenv()), solr);
+      if (dimension != null && dimension != expected.dimension()) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--dimension " + dimension
+            + " differs from the dimension of " + expected.embeddingModel() + ", "
+            + expected.dimension() + ", which this build embeds with; leave --dimension out");
+      }
       try (var client = solr.newClient()) {
         SolrAdmin.InitOutcome outcome = new SolrAdmin(client).init(
-            solr.collection(), solr.shards(), solr.replicas(), dimension);
+            solr.collection(), solr.shards(), solr.replicas(), expected);
         spec.commandLine().getOut().println(outcome + " " + solr.collection()
             + (outcome == SolrAdmin.InitOutcome.CREATED
-                ? " (" + solr.shards() + " shards x " + solr.replicas() + " replicas, dimension "
-                    + dimension + ")" : " (configset replaced, collection reloaded)"));
+                ? " (" + solr.shards() + " shards x " + solr.replicas() + " replicas, "
+                    + vectors(expected) + ")" : " (configset replaced, collection reloaded)"));
       }
       return 0;
     }
@@ -152,20 +188,7 @@ public final class SolrCommand implements Runnable {
                 + " store.zkHosts)");
       }
       SolrStoreConfig solr = s.resolve(System.getenv()).solr().orElseThrow();
-      Settings settings = c.resolve(System.getenv());
-      Optional<String> recorded = Optional.empty();
-      if (!settings.analyzerNamed()) {
-        try {
-          recorded = SolrChunkStore.readManifest(solr).map(IndexManifest::analyzer);
-        } catch (IOException e) {
-          // unreachable: the status below says so
-        }
-      }
-      // What this build writes: the settings an ingest would check the manifest against.
-      IndexManifest expected = new IndexManifest(BgeSmallZhEmbedder.MODEL_ID,
-          BgeSmallZhEmbedder.DIMENSION, IndexManifest.COSINE,
-          OpenBookAnalysis.of(settings.analyzerFor(recorded)).id(),
-          c.chunking().settings().id(), 0, 0);
+      IndexManifest expected = expectedManifest(c.resolve(System.getenv()), solr);
       SolrCollectionStatus status = SolrAdmin.status(solr, expected);
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
@@ -212,7 +235,8 @@ public final class SolrCommand implements Runnable {
   /**
    * {@code openbook solr local --nodes 2 [--port 8983] [--dir DIR]}: starts a throw-away SolrCloud
    * (embedded ZooKeeper, Solr's test harness) in a separate JVM whose class path is the one the
-   * build wrote to {@code openbook-solr-local/target/solr-local.classpath}, so Solr's Jetty 10
+   * build wrote to {@code openbook-solr-local/target/solr-local.classpath} (with the module's jar
+   * beside it, or its {@code classes} folder before packaging), so Solr's Jetty 10
    * and Log4j never meet the app's. Runs in the foreground until Ctrl-C.
    */
   @Command(name = "local", mixinStandardHelpOptions = true,
@@ -262,6 +286,10 @@ public final class SolrCommand implements Runnable {
             + " module first: mvn -q -DskipTests package -pl openbook-solr-local -am");
       }
       Path jar = cpFile.toAbsolutePath().getParent().resolve(JAR);
+      if (!Files.isRegularFile(jar)) {
+        // a build that stopped before packaging (mvn test) has the module's classes only
+        jar = jar.getParent().resolve("classes");
+      }
       String classpath = jar + java.io.File.pathSeparator
           + Files.readString(cpFile, StandardCharsets.UTF_8).trim();
       Files.createDirectories(dir);

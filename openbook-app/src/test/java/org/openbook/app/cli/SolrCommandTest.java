@@ -50,6 +50,42 @@ class SolrCommandTest {
     assertThat(expected.getParent().getParent().getFileName()).hasToString("openbook-solr-local");
   }
 
+  // ---------------------------------------------------------------- issue 22: schema of solr init
+
+  @Test
+  void i22_should_init_the_collection_for_the_dense_routes_an_ingest_writes() throws Exception {
+    Path config = Files.writeString(tmp.resolve("openbook.yaml"),
+        "store: {type: solr, solrUrls: ['http://127.0.0.1:1/solr'], collection: kb}\n");
+    var settings = org.openbook.engine.config.ConfigLoader.read(config).resolve(java.util.Map.of());
+
+    // what solr init creates the schema from (and solr status compares with)
+    var init = SolrCommand.expectedManifest(settings, settings.store().solr().orElseThrow());
+
+    assertThat(init.denseFields()).extracting(f -> f.name() + "/" + f.dimension())
+        .containsExactly("en/384");
+    assertThat(SolrCommand.vectors(init)).isEqualTo("dimension 512, vector_en 384");
+    // the manifest an ingest of the same configuration records (embedded store, real models)
+    var lucene = org.openbook.engine.config.ConfigLoader.read(
+        Files.writeString(tmp.resolve("lucene.yaml"), "principals: {}\n"));
+    try (var engine = org.openbook.engine.OpenBook.builder().index(tmp.resolve("index"))
+        .config(lucene).mode(org.openbook.engine.OpenBook.Mode.WRITE).build()) {
+      var written = engine.store().manifest();
+      written.requireCompatible(init);
+      assertThat(written.denseFields()).isEqualTo(init.denseFields());
+      assertThat(written.dimension()).isEqualTo(init.dimension());
+    }
+  }
+
+  @Test
+  void i22_should_refuse_a_dimension_other_than_the_models() throws Exception {
+    Path config = Files.writeString(tmp.resolve("openbook.yaml"), "principals: {}\n");
+    Run r = run("solr", "init", "--url", "http://127.0.0.1:1/solr", "--collection", "kb",
+        "--dimension", "384", "--config", config.toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("--dimension 384 differs from the dimension of"
+        + " bge-small-zh-v1.5, 512");
+  }
+
   // ---------------------------------------------------------------- solr status
 
   @Test
