@@ -102,27 +102,7 @@ public final class DocumentReader {
    *     reason, or BAD_METADATA when it conflicts with the folder's department
    */
   public String declaredDepartment(Path file, String source) throws LoadException {
-    DocumentLoader loader = loaders.forPath(file).orElseThrow(() -> new LoadException(
-        LoadException.Reason.UNSUPPORTED_TYPE,
-        source + ": unsupported file type (supported: " + loaders.supportedExtensions() + ")"));
-    String own;
-    try {
-      long size = Files.size(file);
-      if (size > maxBytes) {
-        throw new LoadException(LoadException.Reason.TOO_LARGE,
-            source + ": " + size + " bytes exceeds the limit of " + maxBytes + " bytes");
-      }
-      own = loader.declaredDepartment(file, source);
-    } catch (IOException e) {
-      throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
-          e);
-    } catch (RuntimeException e) {
-      throw new LoadException(LoadException.Reason.CORRUPT,
-          source + ": loader failed (" + e + ")", e);
-    } catch (StackOverflowError e) {
-      throw new LoadException(LoadException.Reason.TOO_LARGE,
-          source + ": nested too deeply to load (stack overflow)");
-    }
+    String own = withLoader(file, source, loader -> loader.declaredDepartment(file, source));
     String folder = access.departmentOf(source);
     if (folder == null || folder.equals(own)) {
       return own;
@@ -144,6 +124,19 @@ public final class DocumentReader {
   }
 
   private LoadResult readChecked(Path file, String source) throws LoadException {
+    return withLoader(file, source, loader -> access.apply(source, loader.load(file, source)));
+  }
+
+  /** One call on a file's loader: what it may throw, as a {@link LoadException}. */
+  private interface LoaderCall<T> {
+    T call(DocumentLoader loader) throws IOException, LoadException;
+  }
+
+  /**
+   * Runs {@code call} with the loader for {@code file}, after the type and size checks; every
+   * failure of the loader is a {@link LoadException} that costs this one file.
+   */
+  private <T> T withLoader(Path file, String source, LoaderCall<T> call) throws LoadException {
     DocumentLoader loader = loaders.forPath(file).orElseThrow(() -> new LoadException(
         LoadException.Reason.UNSUPPORTED_TYPE,
         source + ": unsupported file type (supported: " + loaders.supportedExtensions() + ")"));
@@ -153,7 +146,7 @@ public final class DocumentReader {
         throw new LoadException(LoadException.Reason.TOO_LARGE,
             source + ": " + size + " bytes exceeds the limit of " + maxBytes + " bytes");
       }
-      return access.apply(source, loader.load(file, source));
+      return call.call(loader);
     } catch (IOException e) {
       throw new LoadException(LoadException.Reason.UNREADABLE, source + ": cannot read (" + e + ")",
           e);

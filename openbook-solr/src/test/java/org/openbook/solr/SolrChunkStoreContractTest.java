@@ -28,6 +28,7 @@ import org.openbook.testing.InjectedFaults;
  * collection created through {@link SolrStoreConfig} and {@link SolrAdmin}, as users create them.
  * Also the Solr-only behaviour of {@link SolrAdmin}.
  */
+@org.junit.jupiter.api.Tag("solr-cluster")
 class SolrChunkStoreContractTest extends ChunkStoreContractTest {
 
   @TempDir

@@ -37,6 +37,7 @@ import org.openbook.testing.HashEmbedder;
  * same BM25 scores under every analysis strategy (pre-analysed tokens keep document lengths,
  * ExactStatsCache makes shard statistics global) and true cosines on the dense route.
  */
+@org.junit.jupiter.api.Tag("solr-cluster")
 class SolrLuceneParityTest {
 
   private static final HashEmbedder EMBEDDER = new HashEmbedder();

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * state (item 12, quotas). Every loop and wait here is bounded.
  */
 @ExtendWith(RealServer.Extension.class)
+@org.junit.jupiter.api.Tag("attack")
 class AttackAbuseTest {
   private static RealServer s;
 

@@ -44,6 +44,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @ExtendWith(RealServer.Extension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@org.junit.jupiter.api.Tag("browser")
+@org.junit.jupiter.api.Tag("attack")
 class AttackBrowserXssTest {
   private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
   private static final String CHROMIUM = "/usr/bin/chromium";

@@ -45,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code Access-Control-Allow-Origin} for it.
  */
 @ExtendWith(RealServer.Extension.class)
+@org.junit.jupiter.api.Tag("attack")
 class AttackJwtTest {
   private static RealServer s;
   private static String asFinance;

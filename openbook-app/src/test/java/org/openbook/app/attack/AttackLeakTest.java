@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (item 6), and "exists but not yours" against "does not exist" (item 7).
  */
 @ExtendWith(RealServer.Extension.class)
+@org.junit.jupiter.api.Tag("attack")
 class AttackLeakTest {
   private static RealServer s;
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * lax JSON (item 12).
  */
 @ExtendWith(RealServer.Extension.class)
+@org.junit.jupiter.api.Tag("attack")
 class AttackProtocolTest {
   private static RealServer s;
 

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * principal the caller cannot read.
  */
 @ExtendWith(RealServer.Extension.class)
+@org.junit.jupiter.api.Tag("attack")
 class AttackReadFilterTest {
   private static final String ADMIN_QUESTION = "2025 年度预算的研发投入是多少？";
   private static RealServer s;

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * outside the docs folder is created, changed or deleted.
  */
 @ExtendWith(RealServer.Extension.class)
+@org.junit.jupiter.api.Tag("attack")
 class AttackTraversalTest {
   private static RealServer s;
   private static String rootName;

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * without the attack is indexed, so the files are really parsed.
  */
 @ExtendWith(RealServer.Extension.class)
+@org.junit.jupiter.api.Tag("attack")
 class AttackXmlTest {
   /** The canary's text beyond its token (a reply may echo a question naming the token). */
   private static final String CANARY_SECRET = "the canary outside the docs folder";

@@ -29,10 +29,16 @@ import org.junit.jupiter.api.io.TempDir;
 class SlowBodyTest {
   @TempDir static Path root;
   @TempDir static Path rateRoot;
+  @TempDir static Path stalledRoot;
   /** Deadline 3 s, rate check off (so the deadline alone cuts), 4 requests per principal. */
   static TestServer s;
   /** Minimum rate 200 B/s, deadline long, 4 requests per principal. */
   static TestServer rate;
+  /**
+   * No rate check and a long deadline, 4 requests per principal: requests stay in flight however
+   * slowly a loaded machine reads them (a rate check would cut a stalled body and free its slot).
+   */
+  static TestServer stalled;
 
   @BeforeAll
   static void start() throws Exception {
@@ -46,12 +52,18 @@ class SlowBodyTest {
           minBodyBytesPerSecond: 200
           maxConcurrentPerPrincipal: 4
         """);
+    stalled = new TestServer(stalledRoot, 0.1, null, """
+          bodyTimeoutSeconds: 120
+          minBodyBytesPerSecond: 0
+          maxConcurrentPerPrincipal: 4
+        """);
   }
 
   @AfterAll
   static void stop() throws Exception {
     s.close();
     rate.close();
+    stalled.close();
   }
 
   /** A connection that sent a request head (a body under the 2 KiB limit) and trickles it. */
@@ -198,22 +210,22 @@ class SlowBodyTest {
       throws Exception {
     List<Slow> held = new ArrayList<>();
     try {
-      // one byte each and then silence: no rate check runs, the 60 s deadline is far
+      // one byte each and then silence: no rate check, the 120 s deadline is far
       for (int i = 0; i < 4; i++) {
-        held.add(new Slow(rate.server.port(), "/v1/search", "tok-visitor", false));
+        held.add(new Slow(stalled.server.port(), "/v1/search", "tok-visitor", false));
       }
       // the four are counted once their heads are read; wait until the fifth is refused
       HttpResponse<String> fifth = null;
       long t0 = System.nanoTime();
-      while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10)) {
-        fifth = rate.post("/v1/search", "tok-visitor", q("returns"));
+      while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(30)) {
+        fifth = stalled.post("/v1/search", "tok-visitor", q("returns"));
         if (fifth.statusCode() == 429) {
           break;
         }
         Thread.sleep(20);
       }
-      HttpResponse<String> other = rate.post("/v1/search", "tok-hr", q("returns"));
-      HttpResponse<String> me = rate.get("/v1/me", "tok-visitor");
+      HttpResponse<String> other = stalled.post("/v1/search", "tok-hr", q("returns"));
+      HttpResponse<String> me = stalled.get("/v1/me", "tok-visitor");
 
       assertThat(fifth.statusCode()).isEqualTo(429);
       assertThat(fifth.headers().firstValue("Retry-After")).hasValue("1");
@@ -223,14 +235,14 @@ class SlowBodyTest {
       assertThat(json(fifth).at("/error/requestId").asText()).isNotBlank();
       assertThat(me.statusCode()).isEqualTo(429); // every /v1 route counts, not only search
       assertThat(other.statusCode()).isEqualTo(200);
-      assertThat(rate.get("/healthz", null).statusCode()).isEqualTo(200);
+      assertThat(stalled.get("/healthz", null).statusCode()).isEqualTo(200);
     } finally {
       for (Slow c : held) {
         c.close();
       }
     }
     // the held requests end (client gone) and their slots are given back
-    assertThat(awaitStatus(rate, "tok-visitor", 200)).isEqualTo(200);
+    assertThat(awaitStatus(stalled, "tok-visitor", 200)).isEqualTo(200);
   }
 
   @Test

@@ -56,6 +56,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@org.junit.jupiter.api.Tag("browser")
 class WebPageBrowserTest {
   private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
   private static final String CHROMIUM = "/usr/bin/chromium";

@@ -49,6 +49,7 @@ import org.openbook.testing.SharedData;
  * <p>The CI run uses {@link HashEmbedder}. {@code -Dopenbook.parity.embedder=bge} runs the same
  * comparison with bge-small-zh-v1.5 (docs/SCALING.md).
  */
+@org.junit.jupiter.api.Tag("solr-cluster")
 class KbDemoBackendEqualityTest {
 
   // Fused scores agree to ~2e-4 since tables longer than a chunk give one row per chunk (q38,
