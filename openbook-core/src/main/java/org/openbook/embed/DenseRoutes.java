@@ -147,7 +147,8 @@ public final class DenseRoutes {
   /** The dense fields besides the primary one, for the index manifest. */
   public List<DenseField> denseFields() {
     return english == null ? List.of()
-        : List.of(new DenseField(ENGLISH, english.modelId(), english.dimension()));
+        : List.of(new DenseField(ENGLISH, english.modelId(), english.dimension(),
+            english.provider()));
   }
 
   /** Whether a question {@code text} is also embedded by the English model. */

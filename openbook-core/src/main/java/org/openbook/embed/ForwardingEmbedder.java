@@ -21,6 +21,11 @@ public abstract class ForwardingEmbedder implements Embedder {
   }
 
   @Override
+  public String provider() {
+    return model.provider();
+  }
+
+  @Override
   public int dimension() {
     return model.dimension();
   }

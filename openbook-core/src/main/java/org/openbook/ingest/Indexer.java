@@ -39,6 +39,9 @@ import org.openbook.index.EmbeddedChunk;
  *   <li>Crash safety comes from the store: each commit is atomic and carries its manifest, so a
  *       killed run leaves the last commit; the next run sees those documents' hashes and
  *       continues with the rest.</li>
+ *   <li>A file's chunks are all embedded before any is written, so a file the embedding
+ *       endpoint failed on is reported ({@link #EMBEDDING_FAILED}) and not half-written; it
+ *       carries no new content hash, so the next run embeds it.</li>
  *   <li>One bad file is reported (in {@link IngestReport#skipped()}) and the run goes on; an
  *       {@link IOException} from the index itself stops the run.</li>
  * </ul>
@@ -53,6 +56,13 @@ public final class Indexer {
 
   /** Skip reason of a chunk longer than the embedding model reads. */
   public static final String TOO_LONG_FOR_MODEL = "too long for the model";
+
+  /**
+   * Skip reason of a file whose chunks the embedding endpoint could not embed (down, overloaded
+   * past its retries): nothing of the new version is written, the index keeps the version it had
+   * (whose content hash differs, so the next run embeds the file again).
+   */
+  public static final String EMBEDDING_FAILED = "embedding failed";
 
   /**
    * Texts per embedding call, across files: the batch the model is measured with (docs/
@@ -212,8 +222,9 @@ public final class Indexer {
           }
           if (o.skip() != null) {
             skipped.add(o.skip());
-            if (known.containsKey(source)) {
-              // the folder no longer has an indexable version: its old chunks must go too
+            if (known.containsKey(source) && !EMBEDDING_FAILED.equals(o.skip().reason())) {
+              // the folder no longer has an indexable version: its old chunks must go too (an
+              // embedding failure says nothing of the file: its previous version stays whole)
               run.delete(source);
               removed.add(source);
             }
