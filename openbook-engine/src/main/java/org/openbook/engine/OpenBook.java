@@ -127,12 +127,11 @@ public final class OpenBook implements Closeable {
     this.reranker = settings.rerank().enabled() ? newReranker(settings) : null;
     this.synonyms = settings.synonyms().map(Synonyms::load).orElse(Synonyms.NONE);
     this.index = b.index;
-    // embedding.queryInstruction names the bge models' instructions: it applies to the default
-    // models; routes or a model given to the builder are used as given.
+    // embedding.queryInstruction and embedding.routes apply to the configured models; routes or
+    // a model given to the builder are used as given.
     this.routes = b.routes != null ? b.routes
         : b.embedder != null ? DenseRoutes.single(b.embedder)
-        : DenseRoutes.defaults().withQueryInstructions(settings.embedding().zhQueryInstruction(),
-            settings.embedding().enQueryInstruction());
+        : ConfiguredRoutes.of(settings.embedding());
     this.analysis = OpenBookAnalysis.of(analyzer);
     // A chunk must fit every model that embeds it.
     this.chunker = new StructuredChunker(settings.chunking(), routes::fitsTokens,
@@ -140,7 +139,7 @@ public final class OpenBook implements Closeable {
     Embedder primary = routes.primary();
     IndexManifest expected = new IndexManifest(primary.modelId(), primary.dimension(),
         IndexManifest.COSINE, analysis.id(), chunker.settings().id(), 0, 0, routes.denseFields(),
-        settings.store().vectorEncoding().id());
+        settings.store().vectorEncoding().id()).withEmbeddingProvider(primary.provider());
     this.store = StoreFactory.open(settings.store(), index, expected, analysis, b.mode);
     EmbeddingCache c = null;
     try {
