@@ -175,6 +175,16 @@ public final class DenseRoutes {
         && (english == null || english.fitsTokens(text, limit));
   }
 
+  /**
+   * Texts per ingest embedding call the models ask for ({@link Embedder#ingestBatchSize()}): the
+   * smallest non-zero request, or 0 when none asks (the pipeline's default).
+   */
+  public int ingestBatchSize() {
+    int p = primary.ingestBatchSize();
+    int e = english == null ? 0 : english.ingestBatchSize();
+    return p == 0 ? e : e == 0 ? p : Math.min(p, e);
+  }
+
   /** The smallest input limit of the models. */
   public int maxInputTokens() {
     return english == null ? primary.maxInputTokens()

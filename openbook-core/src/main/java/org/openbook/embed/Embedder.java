@@ -24,6 +24,15 @@ public interface Embedder {
     return ONNX;
   }
 
+  /**
+   * Texts ingest should hand to one {@link #embedAll} call, or 0 for the pipeline's default (32,
+   * measured for the in-process models). A remote model asks for what keeps its endpoint busy:
+   * its request batch times the requests it may have in flight.
+   */
+  default int ingestBatchSize() {
+    return 0;
+  }
+
   /** Vector length (512 for bge-small-zh-v1.5). */
   int dimension();
 

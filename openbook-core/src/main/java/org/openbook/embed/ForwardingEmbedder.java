@@ -26,6 +26,11 @@ public abstract class ForwardingEmbedder implements Embedder {
   }
 
   @Override
+  public int ingestBatchSize() {
+    return model.ingestBatchSize();
+  }
+
+  @Override
   public int dimension() {
     return model.dimension();
   }

@@ -209,8 +209,11 @@ public final class Indexer {
       List<IngestReport.IndexedFile> indexed, List<String> unchanged,
       List<IngestReport.SkippedFile> skipped, List<String> removed) throws IOException {
     int written = 0;
+    // a remote model asks for its own batch (request size × requests in flight)
+    int batch = routes.ingestBatchSize() > 0 ? routes.ingestBatchSize() : EMBED_BATCH;
     try (EmbeddingPipeline pipeline = new EmbeddingPipeline(files,
-        f -> process(f, known.get(f.source())), routes, EMBED_BATCH, MAX_CHUNKS_IN_FLIGHT)) {
+        f -> process(f, known.get(f.source())), routes, batch,
+        batch == EMBED_BATCH ? MAX_CHUNKS_IN_FLIGHT : 4 * batch)) {
       for (EmbeddingPipeline.Done d = pipeline.next(); d != null; d = pipeline.next()) {
         String source = d.file().source();
         Outcome o = d.outcome();

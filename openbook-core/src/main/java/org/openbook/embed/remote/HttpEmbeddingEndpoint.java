@@ -204,11 +204,13 @@ public final class HttpEmbeddingEndpoint implements EmbeddingEndpoint {
     return out;
   }
 
-  private static String abbreviate(String s) {
+  /** At most 200 characters of a server's text, with the key (should a server echo it) masked. */
+  private String abbreviate(String s) {
     if (s == null) {
       return "";
     }
-    return s.length() <= 200 ? s : s.substring(0, 200) + "…";
+    String m = apiKey.isEmpty() ? s : s.replace(apiKey, "***");
+    return m.length() <= 200 ? m : m.substring(0, 200) + "…";
   }
 
   @Override

@@ -148,6 +148,12 @@ public final class RemoteEmbedder implements Embedder {
     return d;
   }
 
+  /** {@code batchSize × concurrency}: one ingest call keeps every allowed request busy. */
+  @Override
+  public int ingestBatchSize() {
+    return options.batchSize() * options.concurrency();
+  }
+
   @Override
   public int maxInputTokens() {
     return options.maxInputTokens();
