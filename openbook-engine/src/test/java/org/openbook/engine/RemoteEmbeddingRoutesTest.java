@@ -254,6 +254,45 @@ class RemoteEmbeddingRoutesTest {
     }
   }
 
+  @Test
+  void i22_3_should_keep_the_previous_version_of_a_changed_file_the_endpoint_failed_on()
+      throws Exception {
+    Path docs = docs();
+    try (var server = ScriptedEmbeddingServer.start(Api.TEI, DIM)) {
+      OpenBookConfig config = config("tei", server.baseUrl(), "bge-m3",
+          "      dimension: " + DIM + "\n      maxRetries: 1\n      backoffMs: 1\n");
+      try (OpenBook engine = open(config, OpenBook.Mode.RESET)) {
+        assertThat(engine.ingest(docs, IngestListener.NONE).skipped()).isEmpty();
+      }
+      Map<String, Integer> before;
+      String changed = "A new printer queue opens on the fourth floor for large-format posters.";
+      Files.writeString(docs.resolve("printer.md"), "# printer\n\n" + changed + "\n");
+      server.script((n, texts) -> Reply.status(503, null, Map.of()));
+      try (OpenBook engine = open(config, OpenBook.Mode.WRITE)) {
+        before = chunksBySource(engine);
+        IngestReport down = engine.ingest(docs, IngestListener.NONE);
+        assertThat(down.skipped()).singleElement().satisfies(s -> {
+          assertThat(s.source()).isEqualTo("printer.md");
+          assertThat(s.reason()).isEqualTo(Indexer.EMBEDDING_FAILED);
+        });
+        assertThat(down.removed()).isEmpty();
+        // the old version is still whole
+        assertThat(chunksBySource(engine)).isEqualTo(before);
+      }
+      server.script((n, texts) -> Reply.NORMAL);
+      try (OpenBook engine = open(config, OpenBook.Mode.WRITE)) {
+        IngestReport back = engine.ingest(docs, IngestListener.NONE);
+        assertThat(back.indexed()).singleElement().satisfies(f -> {
+          assertThat(f.source()).isEqualTo("printer.md");
+          assertThat(f.updated()).isTrue();
+        });
+        assertThat(chunksBySource(engine).get("printer.md")).isEqualTo(1);
+        SearchResult r = engine.search(changed, Principal.ANONYMOUS, 1);
+        assertThat(r.hits().get(0).chunk().raw()).contains("large-format");
+      }
+    }
+  }
+
   private static Map<String, Integer> chunksBySource(OpenBook engine) throws Exception {
     return engine.store().documents().stream()
         .collect(Collectors.toMap(DocumentEntry::source, DocumentEntry::chunks));
