@@ -229,6 +229,7 @@ class RemoteEmbeddingRoutesTest {
         assertThat(s.detail()).contains(server.baseUrl() + "/api/embed");
       });
       assertThat(first.indexed().size() + first.skipped().size()).isEqualTo(5);
+      assertThat(first.failed()).as("sets the CLI's exit code 3").isEqualTo(first.skipped());
       String logged = log.toString(StandardCharsets.UTF_8);
       assertThat(logged).contains("/api/embed").doesNotContain(KEY);
       assertThat(first.skipped().stream().map(s -> s.detail() + s.reason()))
