@@ -18,7 +18,8 @@ import java.util.List;
 
 /**
  * An embedding API spoken with the JDK's HTTP client and Jackson, for the servers LangChain4j
- * has no client for at the project's version.
+ * has no client for at the project's version (langchain4j-ollama has no release at the pinned
+ * LangChain4j version, and no LangChain4j module speaks TEI's {@code /embed}).
  *
  * <ul>
  *   <li>{@link Api#OLLAMA} — {@code POST <base>/api/embed} with {@code {"model": M, "input":
