@@ -90,7 +90,7 @@ class RemoteEmbeddingRoutesTest {
     Path docs = docs();
     try (var server = ScriptedEmbeddingServer.start(api, DIM)) {
       OpenBookConfig config = config(provider, server.baseUrl(), "bge-m3",
-          "      batchSize: 4\n");
+          "      batchSize: 4\n      concurrency: 2\n");
       IngestReport report;
       try (OpenBook engine = open(config, OpenBook.Mode.RESET)) {
         report = engine.ingest(docs, IngestListener.NONE);
@@ -103,6 +103,8 @@ class RemoteEmbeddingRoutesTest {
         assertThat(m.dimension()).isEqualTo(DIM);
         assertThat(m.denseFields()).isEmpty();
       }
+      // bounded concurrency: never more than 2 requests at the server at once
+      assertThat(server.maxInFlight()).isBetween(1, 2);
       // batching: no request carried more than batchSize texts
       assertThat(server.inputs()).allSatisfy(in -> assertThat(in.size()).isBetween(1, 4));
       assertThat(server.authorizations()).allSatisfy(a -> assertThat(a).isEqualTo("Bearer " + KEY));
