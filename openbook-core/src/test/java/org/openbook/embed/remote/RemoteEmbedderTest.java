@@ -111,7 +111,8 @@ class RemoteEmbedderTest {
       }
       return vectors(t, 4);
     });
-    List<float[]> out = embedder(fake, 8, 1, 4, 4).embedAll(texts(2));
+    RemoteEmbedder e = embedder(fake, 8, 1, 4, 4);
+    List<float[]> out = e.embedAll(texts(2));
 
     assertThat(out).hasSize(2);
     assertThat(fake.requests.get()).isEqualTo(4);
@@ -120,7 +121,9 @@ class RemoteEmbedderTest {
     long ms34 = (fake.times.get(3) - fake.times.get(2)) / 1_000_000;
     assertThat(ms12).as("Retry-After 300 ms honoured").isGreaterThanOrEqualTo(290);
     assertThat(ms23).as("backoff 20 ms × 2^1").isGreaterThanOrEqualTo(38);
-    assertThat(ms34).as("capped at 50 ms").isGreaterThanOrEqualTo(48).isLessThan(290);
+    assertThat(ms34).as("backoff 20 ms × 2^2, capped at 50 ms").isGreaterThanOrEqualTo(48);
+    assertThat(List.of(e.backoff(0), e.backoff(1), e.backoff(2), e.backoff(62))).containsExactly(
+        Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50), Duration.ofMillis(50));
   }
 
   @Test
