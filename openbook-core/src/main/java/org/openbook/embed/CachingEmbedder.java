@@ -57,9 +57,15 @@ public final class CachingEmbedder extends ForwardingEmbedder {
     return out;
   }
 
+  /** The model id, qualified by a remote provider: its vectors are not the ONNX model's. */
+  private String cacheKey() {
+    return Embedder.ONNX.equals(model.provider()) ? model.modelId()
+        : model.provider() + ":" + model.modelId();
+  }
+
   private Optional<float[]> lookup(String text) {
     try {
-      return cache.get(model.modelId(), text, model.dimension());
+      return cache.get(cacheKey(), text, model.dimension());
     } catch (IOException e) {
       LOG.warn("embedding cache lookup failed, embedding again: {}", e.toString());
       return Optional.empty();
@@ -68,7 +74,7 @@ public final class CachingEmbedder extends ForwardingEmbedder {
 
   private void store(String text, float[] vector) {
     try {
-      cache.put(model.modelId(), text, vector);
+      cache.put(cacheKey(), text, vector);
     } catch (IOException e) {
       LOG.warn("embedding cache write failed: {}", e.toString());
     }

@@ -147,7 +147,8 @@ public final class DenseRoutes {
   /** The dense fields besides the primary one, for the index manifest. */
   public List<DenseField> denseFields() {
     return english == null ? List.of()
-        : List.of(new DenseField(ENGLISH, english.modelId(), english.dimension()));
+        : List.of(new DenseField(ENGLISH, english.modelId(), english.dimension(),
+            english.provider()));
   }
 
   /** Whether a question {@code text} is also embedded by the English model. */
@@ -172,6 +173,16 @@ public final class DenseRoutes {
   public boolean fitsTokens(String text, int limit) {
     return primary.fitsTokens(primaryInput(text), limit)
         && (english == null || english.fitsTokens(text, limit));
+  }
+
+  /**
+   * Texts per ingest embedding call the models ask for ({@link Embedder#ingestBatchSize()}): the
+   * smallest non-zero request, or 0 when none asks (the pipeline's default).
+   */
+  public int ingestBatchSize() {
+    int p = primary.ingestBatchSize();
+    int e = english == null ? 0 : english.ingestBatchSize();
+    return p == 0 ? e : e == 0 ? p : Math.min(p, e);
   }
 
   /** The smallest input limit of the models. */

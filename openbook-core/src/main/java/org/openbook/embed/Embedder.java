@@ -11,6 +11,28 @@ public interface Embedder {
   /** Stable model id recorded in the index manifest, e.g. {@code bge-small-zh-v1.5}. */
   String modelId();
 
+  /** Provider id of the in-process ONNX models, and of every model that names none. */
+  String ONNX = "onnx";
+
+  /**
+   * Where the vectors come from, recorded in the index manifest beside {@link #modelId()}:
+   * {@value #ONNX} (in process, the default) or a remote provider ({@code openai}, {@code
+   * ollama}, {@code tei}). The same model name behind two providers may give different vectors
+   * (quantisation, pooling), so an index is tied to both.
+   */
+  default String provider() {
+    return ONNX;
+  }
+
+  /**
+   * Texts ingest should hand to one {@link #embedAll} call, or 0 for the pipeline's default (32,
+   * measured for the in-process models). A remote model asks for what keeps its endpoint busy:
+   * its request batch times the requests it may have in flight.
+   */
+  default int ingestBatchSize() {
+    return 0;
+  }
+
   /** Vector length (512 for bge-small-zh-v1.5). */
   int dimension();
 

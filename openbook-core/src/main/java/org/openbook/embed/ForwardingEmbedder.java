@@ -21,6 +21,16 @@ public abstract class ForwardingEmbedder implements Embedder {
   }
 
   @Override
+  public String provider() {
+    return model.provider();
+  }
+
+  @Override
+  public int ingestBatchSize() {
+    return model.ingestBatchSize();
+  }
+
+  @Override
   public int dimension() {
     return model.dimension();
   }

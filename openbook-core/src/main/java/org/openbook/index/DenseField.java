@@ -10,10 +10,14 @@ import java.util.Objects;
  *                  {@code en}; each store maps it to a field of its own ({@code vector_en})
  * @param model     embedding model id, e.g. {@code bge-small-en-v1.5-q}
  * @param dimension vector length, ≥ 1
+ * @param provider  where the vectors come from ({@link org.openbook.embed.Embedder#provider()});
+ *                  null (a manifest written before this component existed) reads as {@code onnx}
  */
-public record DenseField(String name, String model, int dimension) {
+public record DenseField(String name, String model, int dimension, String provider) {
 
   public DenseField {
+    provider = provider == null || provider.isBlank() ? org.openbook.embed.Embedder.ONNX
+        : provider;
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(model, "model");
     if (!name.matches("[A-Za-z0-9_]+")) {
@@ -26,8 +30,17 @@ public record DenseField(String name, String model, int dimension) {
     }
   }
 
-  /** {@code model/dimension}, as the manifest check prints it. */
+  /** A field of an in-process ONNX model. */
+  public DenseField(String name, String model, int dimension) {
+    this(name, model, dimension, null);
+  }
+
+  /**
+   * {@code name=model/dimension}, the model prefixed by {@code provider:} when not ONNX, as the
+   * manifest check prints it.
+   */
   String describe() {
-    return name + "=" + model + "/" + dimension;
+    return name + "=" + (org.openbook.embed.Embedder.ONNX.equals(provider) ? ""
+        : provider + ":") + model + "/" + dimension;
   }
 }

@@ -23,6 +23,10 @@ package org.openbook.index;
  *                       manifest written before this component existed, or a store without
  *                       graphs of its own) reads as {@link HnswGraph#LUCENE_DEFAULT}. Not part
  *                       of {@link #requireCompatible}: an index keeps its own graph parameters
+ * @param embeddingProvider where the primary vectors come from ({@link
+ *                       org.openbook.embed.Embedder#provider()}: {@code onnx}, {@code openai},
+ *                       {@code ollama}, {@code tei}); null (a manifest written before this
+ *                       component existed) reads as {@code onnx}
  */
 public record IndexManifest(
     String embeddingModel,
@@ -34,7 +38,8 @@ public record IndexManifest(
     long chunks,
     java.util.List<DenseField> denseFields,
     String vectorEncoding,
-    HnswGraph hnsw) {
+    HnswGraph hnsw,
+    String embeddingProvider) {
 
   public static final String COSINE = "cosine";
 
@@ -48,6 +53,16 @@ public record IndexManifest(
     }
     vectorEncoding = VectorEncoding.parse(vectorEncoding, "vectorEncoding").id();
     hnsw = hnsw == null ? HnswGraph.LUCENE_DEFAULT : hnsw;
+    embeddingProvider = embeddingProvider == null || embeddingProvider.isBlank()
+        ? org.openbook.embed.Embedder.ONNX : embeddingProvider;
+  }
+
+  /** A manifest of an in-process ONNX primary model. */
+  public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
+      String chunker, long documents, long chunks, java.util.List<DenseField> denseFields,
+      String vectorEncoding, HnswGraph hnsw) {
+    this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, denseFields,
+        vectorEncoding, hnsw, null);
   }
 
   /** A manifest with Lucene's default HNSW graph parameters. */
@@ -55,27 +70,27 @@ public record IndexManifest(
       String chunker, long documents, long chunks, java.util.List<DenseField> denseFields,
       String vectorEncoding) {
     this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, denseFields,
-        vectorEncoding, null);
+        vectorEncoding, null, null);
   }
 
   /** A manifest with the primary vector field only, float32 vectors. */
   public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
       String chunker, long documents, long chunks) {
     this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks,
-        java.util.List.of(), null, null);
+        java.util.List.of(), null, null, null);
   }
 
   /** A manifest with float32 vectors. */
   public IndexManifest(String embeddingModel, int dimension, String metric, String analyzer,
       String chunker, long documents, long chunks, java.util.List<DenseField> denseFields) {
     this(embeddingModel, dimension, metric, analyzer, chunker, documents, chunks, denseFields,
-        null, null);
+        null, null, null);
   }
 
   /** This manifest with other counts. */
   public IndexManifest withCounts(long documents, long chunks) {
     return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
-        chunks, denseFields, vectorEncoding, hnsw);
+        chunks, denseFields, vectorEncoding, hnsw, embeddingProvider);
   }
 
   /** The secondary field called {@code name}, if any. */
@@ -83,16 +98,22 @@ public record IndexManifest(
     return denseFields.stream().filter(f -> f.name().equals(name)).findFirst();
   }
 
+  /** This manifest with the primary model's provider {@code provider}. */
+  public IndexManifest withEmbeddingProvider(String provider) {
+    return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
+        chunks, denseFields, vectorEncoding, hnsw, provider);
+  }
+
   /** This manifest with {@code encoding} (of every vector field). */
   public IndexManifest withVectorEncoding(VectorEncoding encoding) {
     return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
-        chunks, denseFields, encoding.id(), hnsw);
+        chunks, denseFields, encoding.id(), hnsw, embeddingProvider);
   }
 
   /** This manifest with HNSW graph parameters {@code graph}. */
   public IndexManifest withHnsw(HnswGraph graph) {
     return new IndexManifest(embeddingModel, dimension, metric, analyzer, chunker, documents,
-        chunks, denseFields, vectorEncoding, graph);
+        chunks, denseFields, vectorEncoding, graph, embeddingProvider);
   }
 
   /** {@link #vectorEncoding()} as the enum. */
@@ -108,6 +129,7 @@ public record IndexManifest(
    */
   public void requireCompatible(IndexManifest wanted) {
     StringBuilder diff = new StringBuilder();
+    compare(diff, "embedding provider", embeddingProvider, wanted.embeddingProvider);
     compare(diff, "embedding model", embeddingModel, wanted.embeddingModel);
     compare(diff, "dimension", String.valueOf(dimension), String.valueOf(wanted.dimension));
     compare(diff, "metric", metric, wanted.metric);

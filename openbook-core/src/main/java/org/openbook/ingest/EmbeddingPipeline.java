@@ -17,6 +17,7 @@ import org.openbook.chunk.Chunk;
 import org.openbook.document.CorpusFile;
 import org.openbook.document.LoadException;
 import org.openbook.embed.DenseRoutes;
+import org.openbook.embed.EmbeddingUnavailableException;
 import org.openbook.embed.InputTooLongException;
 import org.openbook.index.EmbeddedChunk;
 
@@ -40,7 +41,9 @@ import org.openbook.index.EmbeddedChunk;
  *       busy with an OCR page), so the model idles only when there is nothing to embed.</li>
  *   <li>A failed batch is embedded again document by document, so a text the model rejects
  *       ({@link InputTooLongException}, a model error) costs its own document only, which comes
- *       back as a skip.</li>
+ *       back as a skip. A batch the endpoint could not embed ({@link
+ *       EmbeddingUnavailableException}) fails all its documents at once, each reported as
+ *       {@link Indexer#EMBEDDING_FAILED}.</li>
  *   <li>{@link #close()} stops both threads; an unexpected error in either comes out of
  *       {@link #next()}.</li>
  * </ul>
@@ -206,6 +209,11 @@ final class EmbeddingPipeline implements AutoCloseable {
     }
     try {
       store(batch, routes.embedAll(batch.stream().map(this::text).toList()));
+    } catch (EmbeddingUnavailableException e) {
+      // the endpoint failed, not a text: embedding document by document would only fail again
+      // (after as many retries each); every document of the batch is reported instead
+      batch.stream().map(Slot::doc).distinct()
+          .forEach(doc -> doc.failure = failure(doc.loaded.file().source(), e));
     } catch (RuntimeException e) {
       // Find the document(s) at fault: embed each document's share of the batch on its own.
       List<Open> docs = batch.stream().map(Slot::doc).distinct().toList();
@@ -235,6 +243,9 @@ final class EmbeddingPipeline implements AutoCloseable {
   }
 
   private static Indexer.Outcome failure(String source, RuntimeException e) {
+    if (e instanceof EmbeddingUnavailableException) {
+      return Indexer.Outcome.skipped(source, Indexer.EMBEDDING_FAILED, e.getMessage());
+    }
     if (e instanceof InputTooLongException) {
       return Indexer.Outcome.skipped(source, Indexer.TOO_LONG_FOR_MODEL,
           e.getMessage());

@@ -39,6 +39,9 @@ import org.openbook.index.EmbeddedChunk;
  *   <li>Crash safety comes from the store: each commit is atomic and carries its manifest, so a
  *       killed run leaves the last commit; the next run sees those documents' hashes and
  *       continues with the rest.</li>
+ *   <li>A file's chunks are all embedded before any is written, so a file the embedding
+ *       endpoint failed on is reported ({@link #EMBEDDING_FAILED}) and not half-written; it
+ *       carries no new content hash, so the next run embeds it.</li>
  *   <li>One bad file is reported (in {@link IngestReport#skipped()}) and the run goes on; an
  *       {@link IOException} from the index itself stops the run.</li>
  * </ul>
@@ -53,6 +56,13 @@ public final class Indexer {
 
   /** Skip reason of a chunk longer than the embedding model reads. */
   public static final String TOO_LONG_FOR_MODEL = "too long for the model";
+
+  /**
+   * Skip reason of a file whose chunks the embedding endpoint could not embed (down, overloaded
+   * past its retries): nothing of the new version is written, the index keeps the version it had
+   * (whose content hash differs, so the next run embeds the file again).
+   */
+  public static final String EMBEDDING_FAILED = "embedding failed";
 
   /**
    * Texts per embedding call, across files: the batch the model is measured with (docs/
@@ -223,9 +233,11 @@ public final class Indexer {
       List<IngestReport.SkippedFile> skipped, List<String> removed, FileLoader loader)
       throws IOException {
     int written = 0;
+    // a remote model asks for its own batch (request size × requests in flight)
+    int batch = routes.ingestBatchSize() > 0 ? routes.ingestBatchSize() : EMBED_BATCH;
     try (EmbeddingPipeline pipeline = new EmbeddingPipeline(files,
-        f -> process(f, known.get(f.source()), loader), routes, EMBED_BATCH,
-        MAX_CHUNKS_IN_FLIGHT)) {
+        f -> process(f, known.get(f.source()), loader), routes, batch,
+        batch == EMBED_BATCH ? MAX_CHUNKS_IN_FLIGHT : 4 * batch)) {
       for (EmbeddingPipeline.Done d = pipeline.next(); d != null; d = pipeline.next()) {
         String source = d.file().source();
         Outcome o = d.outcome();
@@ -237,8 +249,9 @@ public final class Indexer {
           }
           if (o.skip() != null) {
             skipped.add(o.skip());
-            if (known.containsKey(source)) {
-              // the folder no longer has an indexable version: its old chunks must go too
+            if (known.containsKey(source) && !EMBEDDING_FAILED.equals(o.skip().reason())) {
+              // the folder no longer has an indexable version: its old chunks must go too (an
+              // embedding failure says nothing of the file: its previous version stays whole)
               run.delete(source);
               removed.add(source);
             }

@@ -19,13 +19,14 @@ public final class ExpectedManifest {
   private ExpectedManifest() {}
 
   /**
-   * The routes a run of {@code settings} embeds with when no model is given to the builder: the
-   * default bge-small-zh + bge-small-en pair with the configured query instructions. Loads the
-   * models (shared per JVM).
+   * The routes a run of {@code settings} embeds with when no model is given to the builder:
+   * {@code embedding.routes} (each route in process or remote, see {@link ConfiguredRoutes}),
+   * by default the bge-small-zh + bge-small-en pair with the configured query instructions.
+   * Loads the in-process models (shared per JVM); a remote route without a configured dimension
+   * sends one probe request.
    */
   public static DenseRoutes routes(Settings settings) {
-    return DenseRoutes.defaults().withQueryInstructions(settings.embedding().zhQueryInstruction(),
-        settings.embedding().enQueryInstruction());
+    return ConfiguredRoutes.of(settings.embedding());
   }
 
   /**
@@ -36,6 +37,6 @@ public final class ExpectedManifest {
     Embedder primary = routes.primary();
     return new IndexManifest(primary.modelId(), primary.dimension(), IndexManifest.COSINE,
         analysis.id(), settings.chunking().id(), 0, 0, routes.denseFields(),
-        settings.store().vectorEncoding().id());
+        settings.store().vectorEncoding().id()).withEmbeddingProvider(primary.provider());
   }
 }

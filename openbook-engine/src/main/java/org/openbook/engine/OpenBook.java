@@ -128,8 +128,8 @@ public final class OpenBook implements Closeable {
     this.reranker = settings.rerank().enabled() ? newReranker(settings) : null;
     this.synonyms = settings.synonyms().map(Synonyms::load).orElse(Synonyms.NONE);
     this.index = b.index;
-    // embedding.queryInstruction names the bge models' instructions: it applies to the default
-    // models; routes or a model given to the builder are used as given.
+    // embedding.queryInstruction and embedding.routes apply to the configured models; routes or
+    // a model given to the builder are used as given.
     this.routes = b.routes != null ? b.routes
         : b.embedder != null ? DenseRoutes.single(b.embedder)
         : ExpectedManifest.routes(settings);

@@ -215,7 +215,7 @@ final class SolrFields {
     d.setField(KIND, KIND_MANIFEST);
     d.setField(MANIFEST_JSON, write(new StoredManifest(
         m.embeddingModel(), m.dimension(), m.metric(), m.analyzer(), m.chunker(), LAYOUT,
-        m.denseFields())));
+        m.denseFields(), m.embeddingProvider())));
     return d;
   }
 
@@ -240,7 +240,7 @@ final class SolrFields {
       StoredManifest s =
           JSON.readValue((String) d.getFirstValue(MANIFEST_JSON), StoredManifest.class);
       return new IndexManifest(s.embeddingModel(), s.dimension(), s.metric(), s.analyzer(),
-          s.chunker(), documents, chunks, s.denseFields());
+          s.chunker(), documents, chunks, s.denseFields(), null, null, s.embeddingProvider());
     } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new IllegalStateException("document " + MANIFEST_ID + ": field " + MANIFEST_JSON
           + " is not an OpenBook manifest: " + e.getMessage(), e);
@@ -250,10 +250,12 @@ final class SolrFields {
   /**
    * What is stored of an {@link IndexManifest}: the settings, not the counts, the layout
    * ({@link #LAYOUT}; null in collections written before it was recorded) and the further dense
-   * fields ({@code denseFields}; null in manifests written before it existed, read as none).
+   * fields ({@code denseFields}; null in manifests written before it existed, read as none) and
+   * the primary model's provider ({@code embeddingProvider}; null before it existed, read as
+   * {@code onnx}).
    */
   record StoredManifest(String embeddingModel, int dimension, String metric, String analyzer,
-      String chunker, String layout, List<DenseField> denseFields) {}
+      String chunker, String layout, List<DenseField> denseFields, String embeddingProvider) {}
 
   private static int intField(SolrDocument d, String field) {
     Object v = d.getFirstValue(field);

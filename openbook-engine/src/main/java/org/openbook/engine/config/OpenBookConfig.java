@@ -43,7 +43,7 @@ import org.openbook.solr.SolrTls;
  * @param rerank     the reranking stage between fusion and generation (default: none)
  * @param access     folder-level department rules ({@code access: {folders: {hr/: [hr]}}})
  * @param analysis   text analysis: the BM25 analyzer and the user's synonym file
- * @param embedding  the embedding models' query side: query instructions
+ * @param embedding  the embedding models: query instructions and, per route, the provider
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record OpenBookConfig(
@@ -157,11 +157,11 @@ public record OpenBookConfig(
         ingest.resolve(), llm.resolve(env), server.resolve(), store.resolve(env),
         rerank.resolve(env), access.rules(),
         Optional.ofNullable(analysis.synonyms()).filter(p -> !p.isBlank()).map(Path::of),
-        analysis.resolveAnalyzer(), analysis.named(), embedding.resolve());
+        analysis.resolveAnalyzer(), analysis.named(), embedding.resolve(env));
   }
 
   /**
-   * {@code embedding}: the query side of the dense models.
+   * {@code embedding}: the dense models' query side and, per route, their provider.
    *
    * @param queryInstruction per model, a text prepended to every question before that model
    *     embeds it (never to chunks): {@code zh} for bge-small-zh-v1.5 (every question), {@code en}
@@ -174,8 +174,18 @@ public record OpenBookConfig(
    *     gate.threshold} was chosen for the default (0.512 by the same rule with the zh model
    *     card's instruction). It applies to the dense route (and so gate 1); gate 2 and sentence
    *     choice compare the plain question with sentences.
+   * @param routes per dense route ({@code zh}: the primary field, {@code en}: the English one),
+   *     where its vectors come from ({@link EmbeddingRouteConfig}); a route not listed is the
+   *     in-process ONNX model, as before
    */
-  public record Embedding(@JsonProperty("queryInstruction") Map<String, String> queryInstruction) {
+  public record Embedding(@JsonProperty("queryInstruction") Map<String, String> queryInstruction,
+      @JsonProperty("routes") Map<String, EmbeddingRouteConfig> routes) {
+
+    /** An embedding section with in-process models on both routes. */
+    public Embedding(Map<String, String> queryInstruction) {
+      this(queryInstruction, null);
+    }
+
     /** Value meaning "the model card's instruction". */
     public static final String MODEL_CARD = "model-card";
     /** bge-small-zh's query instruction when the config names none. */
@@ -186,24 +196,37 @@ public record OpenBookConfig(
     public Embedding {
       queryInstruction =
           queryInstruction == null ? Map.of() : new LinkedHashMap<>(queryInstruction);
+      routes = routes == null ? Map.of() : new LinkedHashMap<>(routes);
     }
 
     /**
      * @throws IllegalArgumentException naming {@code embedding.queryInstruction} when it has a
      *     key other than {@code zh} and {@code en}
      */
-    Settings.Embedding resolve() {
+    Settings.Embedding resolve(Map<String, String> env) {
       for (String key : queryInstruction.keySet()) {
         if (!key.equals("zh") && !key.equals("en")) {
           throw new IllegalArgumentException("embedding.queryInstruction has keys zh and en "
               + "(one per model), not '" + key + "'");
         }
       }
+      for (String key : routes.keySet()) {
+        if (!key.equals("zh") && !key.equals("en")) {
+          throw new IllegalArgumentException("embedding.routes has keys zh and en (one per "
+              + "dense route), not '" + key + "'");
+        }
+      }
       return new Settings.Embedding(
           instruction(queryInstruction.getOrDefault("zh", DEFAULT_ZH),
               org.openbook.embed.BgeSmallZhEmbedder.QUERY_INSTRUCTION),
           instruction(queryInstruction.getOrDefault("en", DEFAULT_EN),
-              org.openbook.embed.BgeSmallEnEmbedder.QUERY_INSTRUCTION));
+              org.openbook.embed.BgeSmallEnEmbedder.QUERY_INSTRUCTION),
+          route("zh", env), route("en", env));
+    }
+
+    private EmbeddingRoute route(String name, Map<String, String> env) {
+      EmbeddingRouteConfig c = routes.get(name);
+      return c == null ? EmbeddingRoute.onnx(name) : c.resolve(name, env);
     }
 
     private static String instruction(String value, String modelCard) {

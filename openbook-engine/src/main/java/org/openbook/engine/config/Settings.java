@@ -87,8 +87,24 @@ public record Settings(
    *
    * @param zhQueryInstruction prepended to every question bge-small-zh embeds; "" for none
    * @param enQueryInstruction prepended to every question bge-small-en embeds; "" for none
+   * @param zh                 where the primary route's vectors come from
+   * @param en                 where the English route's vectors come from ({@code none}: no
+   *                           English route)
    */
-  public record Embedding(String zhQueryInstruction, String enQueryInstruction) {}
+  public record Embedding(String zhQueryInstruction, String enQueryInstruction,
+      EmbeddingRoute zh, EmbeddingRoute en) {
+
+    /** In-process models on both routes. */
+    public Embedding(String zhQueryInstruction, String enQueryInstruction) {
+      this(zhQueryInstruction, enQueryInstruction, EmbeddingRoute.onnx("zh"),
+          EmbeddingRoute.onnx("en"));
+    }
+
+    /** Whether both routes are today's in-process models. */
+    public boolean inProcess() {
+      return zh.provider().equals(EmbeddingRoute.ONNX) && en.provider().equals(EmbeddingRoute.ONNX);
+    }
+  }
 
   /**
    * The principal called {@code name}; {@code null} or blank gives {@link Principal#ANONYMOUS}
