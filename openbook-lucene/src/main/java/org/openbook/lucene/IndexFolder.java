@@ -108,7 +108,8 @@ final class IndexFolder {
       return new IndexWriter(directory, config);
     } catch (LockObtainFailedException e) {
       throw new IOException("another ingest is writing to " + dir + " (its "
-          + IndexWriter.WRITE_LOCK_NAME + " is held); wait for it to finish, then run again", e);
+          + IndexWriter.WRITE_LOCK_NAME + " is held: an ingest, or an `openbook serve` that takes"
+          + " uploads); wait for it to finish or stop the server, then run again", e);
     }
   }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.openbook.analysis.QuestionText;
 
@@ -21,6 +23,8 @@ public final class ApiRequests {
 
   private static final Set<String> ASK_FIELDS = Set.of("question", "conversationId", "k", "agent");
   private static final Set<String> SEARCH_FIELDS = Set.of("question", "k");
+  /** Text fields of the upload form (the files come as parts named {@code files}). */
+  private static final Set<String> UPLOAD_FIELDS = Set.of("folder");
 
   private final long maxBodyBytes;
   private final int maxK;
@@ -110,17 +114,40 @@ public final class ApiRequests {
       throw ApiException.badRequest("body", "expected a JSON object");
     }
     for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
-      String name = it.next();
-      if (ACCESS_FIELDS.contains(name)) {
-        throw ApiException.badRequest(name, "'" + name
-            + "' is not accepted: who is asking comes from the bearer token only");
-      }
-      if (!allowed.contains(name)) {
-        throw ApiException.badRequest(name, "unknown field '" + name + "'; allowed: "
-            + String.join(", ", allowed.stream().sorted().toList()));
-      }
+      requireAllowed(it.next(), allowed);
     }
     return root;
+  }
+
+  /**
+   * The {@code folder} of an upload form, checked like a JSON body: the only text field is
+   * {@code folder}, given at most once; {@code principal}, {@code dept} and the other access
+   * fields are refused, as is any other field, so a client learns that they have no effect.
+   *
+   * @param form the form's text fields (name → values); the file parts are not in it
+   * @return the folder, or {@code null} when none is given
+   * @throws ApiException 400 naming the field
+   */
+  static String uploadFolder(Map<String, List<String>> form) {
+    for (String name : form.keySet()) {
+      requireAllowed(name, UPLOAD_FIELDS);
+    }
+    List<String> folder = form.getOrDefault("folder", List.of());
+    if (folder.size() > 1) {
+      throw ApiException.badRequest("folder", "given " + folder.size() + " times; give it once");
+    }
+    return folder.isEmpty() ? null : folder.get(0);
+  }
+
+  private static void requireAllowed(String name, Set<String> allowed) {
+    if (ACCESS_FIELDS.contains(name)) {
+      throw ApiException.badRequest(name, "'" + name
+          + "' is not accepted: who is asking comes from the bearer token only");
+    }
+    if (!allowed.contains(name)) {
+      throw ApiException.badRequest(name, "unknown field '" + name + "'; allowed: "
+          + String.join(", ", allowed.stream().sorted().toList()));
+    }
   }
 
   private ApiException tooLarge(long length) {

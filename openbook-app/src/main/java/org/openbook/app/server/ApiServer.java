@@ -459,7 +459,7 @@ public final class ApiServer implements AutoCloseable {
     if (!withSources) {
       body.remove("sources");
     }
-    ScoreVisibility.apply(body.get("sources"), showScores);
+    ScoreVisibility.applyToReply(body, showScores);
     if (a.status() == org.openbook.answer.AnswerStatus.FAILED) {
       // the reason may name the LLM endpoint; it goes to the log, the client gets a generic one
       LOG.warn("answer failed for {}: {}", LogSafe.of(query.principal().name()),
@@ -542,7 +542,7 @@ public final class ApiServer implements AutoCloseable {
     audit.record("/v1/search", who.name(), query.text(),
         r.hits().stream().map(h -> h.chunk().id()).toList());
     ObjectNode body = JsonOutput.searchNode(query, r, millis);
-    ScoreVisibility.apply(body.get("hits"), identity(ctx).writer());
+    ScoreVisibility.applyToReply(body, identity(ctx).writer());
     ctx.contentType("application/json").result(JsonOutput.write(body));
   }
 
@@ -793,10 +793,10 @@ public final class ApiServer implements AutoCloseable {
           "expected multipart/form-data with one or more parts named 'files'");
     }
     List<UploadedFile> parts;
-    String folder;
+    Map<String, List<String>> form;
     try {
       parts = ctx.uploadedFiles("files");
-      folder = ctx.formParam("folder");
+      form = ctx.formParamMap();
     } catch (RuntimeException e) {
       limits.slowBody(ctx, e).ifPresent(slow -> {
         throw slow; // Jetty cut a body slower than its rate or idle timeout
@@ -811,6 +811,7 @@ public final class ApiServer implements AutoCloseable {
               + " bytes (server.maxUploadBytes)")
           : ApiException.badRequest("files", "malformed multipart body or file name");
     }
+    String folder = ApiRequests.uploadFolder(form);
     List<Corpus.Upload> files = new ArrayList<>();
     for (UploadedFile f : parts) {
       try (var in = f.content()) {

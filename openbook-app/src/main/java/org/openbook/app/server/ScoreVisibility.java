@@ -16,9 +16,16 @@ import java.util.List;
  */
 final class ScoreVisibility {
 
-  /** The fields removed for callers who do not see scores. */
+  /** The fields removed from each hit or source for callers who do not see scores. */
   static final List<String> RAW_SCORES =
       List.of("fusedScore", "denseScore", "sparseScore", "rerankScore");
+
+  /**
+   * The summary scores removed from a reply and its {@code diagnostics}: the best cosine and the
+   * gate's lexical evidence are the same quantities as a hit's scores under another name (the
+   * threshold stays: it is configuration, not a score of any passage).
+   */
+  static final List<String> SUMMARY_SCORES = List.of("bestDenseScore", "bestLexicalEvidence");
 
   private ScoreVisibility() {}
 
@@ -37,5 +44,23 @@ final class ScoreVisibility {
       }
     }
     return hits;
+  }
+
+  /**
+   * A search or ask reply ({@code hits} or {@code sources}, and {@code diagnostics}) without any
+   * raw score unless the caller sees them; changed in place and returned.
+   *
+   * @param shows whether the caller is a writer (see {@link Identity#writer()})
+   */
+  static ObjectNode applyToReply(ObjectNode reply, boolean shows) {
+    if (!shows) {
+      apply(reply.get("hits"), false);
+      apply(reply.get("sources"), false);
+      reply.remove(SUMMARY_SCORES);
+      if (reply.get("diagnostics") instanceof ObjectNode d) {
+        d.remove(SUMMARY_SCORES);
+      }
+    }
+    return reply;
   }
 }

@@ -299,4 +299,54 @@ class RequestStrictnessTest {
       assertJsonError(r, r.status());
     }
   }
+
+  // ---- the upload form is as strict as a JSON body ---------------------------------------
+
+  /** A multipart upload with the given text fields (name, value pairs, in order) and one file. */
+  private static HttpResponse<String> uploadForm(String... fields) throws Exception {
+    String boundary = "----strict-form";
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < fields.length; i += 2) {
+      b.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"")
+          .append(fields[i]).append("\"\r\n\r\n").append(fields[i + 1]).append("\r\n");
+    }
+    b.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"files\";"
+        + " filename=\"form-note.md\"\r\nContent-Type: text/markdown\r\n\r\n# Note\n\nA note.\n"
+        + "\r\n--").append(boundary).append("--\r\n");
+    return send("POST", "/v1/documents", "tok-admin", "multipart/form-data; boundary=" + boundary,
+        b.toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"principal", "dept", "departments", "user", "role"})
+  void i30_12_should_refuse_an_access_field_in_the_upload_form_with_400_naming_it(String field)
+      throws Exception {
+    HttpResponse<String> r = uploadForm(field, "public");
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+    assertThat(json(r).at("/error/field").asText()).isEqualTo(field);
+    assertThat(json(r).at("/error/message").asText()).contains("bearer token");
+    assertThat(Files.exists(s.docs.resolve("form-note.md"))).isFalse();
+  }
+
+  @Test
+  void i30_12_should_refuse_an_unknown_or_repeated_upload_form_field_with_400_naming_it()
+      throws Exception {
+    HttpResponse<String> unknown = uploadForm("colour", "blue");
+    HttpResponse<String> twice = uploadForm("folder", "support", "folder", "hr");
+
+    assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(400);
+    assertThat(json(unknown).at("/error/field").asText()).isEqualTo("colour");
+    assertThat(twice.statusCode()).as(twice.body()).isEqualTo(400);
+    assertThat(json(twice).at("/error/field").asText()).isEqualTo("folder");
+    assertThat(json(twice).at("/error/message").asText()).contains("2 times");
+    assertThat(Files.exists(s.docs.resolve("support/form-note.md"))).isFalse();
+    assertThat(Files.exists(s.docs.resolve("hr/form-note.md"))).isFalse();
+    // one folder field is the ordinary upload
+    HttpResponse<String> once = uploadForm("folder", "support");
+    assertThat(once.statusCode()).as(once.body()).isEqualTo(202);
+    s.awaitJob("tok-admin", json(once).get("jobId").asText());
+    assertThat(s.delete("/v1/documents/support%2Fform-note.md", "tok-admin").statusCode())
+        .isEqualTo(200);
+  }
 }

@@ -75,14 +75,16 @@ class TermStatisticsIsolationTest {
   static final String CONFIG = """
       principals:
         visitor: []
+        editor: []
         admin: [hr, finance]
       gate:
         threshold: 0.1
       server:
         tokens:
           tok-visitor: visitor
+          tok-editor: editor
           tok-admin: admin
-        writers: [admin]
+        writers: [admin, editor]
       """;
 
   @TempDir static Path root;
@@ -155,6 +157,7 @@ class TermStatisticsIsolationTest {
     for (JsonNode c : ask.get("sources")) {
       s.append(' ').append(c.get("chunkId").asText());
     }
+    // a visitor is not shown the evidence figures (ScoreVisibility); a public-only writer is
     s.append(" | ").append(ask.at("/diagnostics/bestLexicalEvidence").asText());
     return s.toString();
   }
@@ -174,6 +177,12 @@ class TermStatisticsIsolationTest {
         shape(post(publicOnly, "/v1/ask", "tok-visitor", question.formatted(FINANCE_ID)),
             FINANCE_ID));
     assertThat(finance.toString()).doesNotContain("ledger").doesNotContain("confidential");
+    // the gate's evidence, as a writer who reads public only sees it: the same as without finance
+    JsonNode editor = post("/v1/ask", "tok-editor", question.formatted(FINANCE_ID));
+    assertThat(editor.at("/diagnostics/bestLexicalEvidence").isNumber()).isTrue();
+    assertThat(shape(editor, FINANCE_ID)).isEqualTo(
+        shape(post(publicOnly, "/v1/ask", "tok-editor", question.formatted(FINANCE_ID)),
+            FINANCE_ID));
   }
 
   @Test
@@ -186,6 +195,8 @@ class TermStatisticsIsolationTest {
       JsonNode withoutHr = post(publicOnly, "/v1/ask", "tok-visitor", question);
 
       assertThat(shape(withHr, word)).as(word).isEqualTo(shape(withoutHr, word));
+      assertThat(shape(post("/v1/ask", "tok-editor", question), word)).as(word)
+          .isEqualTo(shape(post(publicOnly, "/v1/ask", "tok-editor", question), word));
       assertThat(withHr.toString()).doesNotContain("工会承办").doesNotContain("welfare");
     }
     // the words of the hr document asked about directly
@@ -216,5 +227,12 @@ class TermStatisticsIsolationTest {
     }
     assertThat(admin.get("hits").get(0).has("sparseScore")).isTrue();
     assertThat(admin.get("hits").get(0).has("fusedScore")).isTrue();
+    // the summary scores are the same quantities under other names
+    for (String f : ScoreVisibility.SUMMARY_SCORES) {
+      assertThat(visitor.has(f)).as(f).isFalse();
+      assertThat(visitor.at("/diagnostics").has(f)).as(f).isFalse();
+      assertThat(ask.at("/diagnostics").has(f)).as(f).isFalse();
+    }
+    assertThat(admin.get("bestDenseScore").isNumber()).isTrue();
   }
 }
