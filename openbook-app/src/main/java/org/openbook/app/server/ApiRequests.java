@@ -23,8 +23,11 @@ public final class ApiRequests {
 
   private static final Set<String> ASK_FIELDS = Set.of("question", "conversationId", "k", "agent");
   private static final Set<String> SEARCH_FIELDS = Set.of("question", "k");
-  /** Text fields of the upload form (the files come as parts named {@code files}). */
-  private static final Set<String> UPLOAD_FIELDS = Set.of("folder");
+  /**
+   * Fields of the upload form: {@code folder}, and the file parts named {@code files} (which
+   * the servlet layer may list among the form fields too).
+   */
+  private static final Set<String> UPLOAD_FIELDS = Set.of("folder", "files");
 
   private final long maxBodyBytes;
   private final int maxK;
@@ -120,8 +123,8 @@ public final class ApiRequests {
   }
 
   /**
-   * The {@code folder} of an upload form, checked like a JSON body: the only text field is
-   * {@code folder}, given at most once; {@code principal}, {@code dept} and the other access
+   * The {@code folder} of an upload form, checked like a JSON body: besides the {@code files}
+   * parts the only field is {@code folder}, given at most once; {@code principal}, {@code dept} and the other access
    * fields are refused, as is any other field, so a client learns that they have no effect.
    *
    * @param form the form's text fields (name → values); the file parts are not in it
