@@ -141,7 +141,9 @@ public record SourcePath(String value) {
     for (int i = 0; i < raw.length(); ) {
       int cp = raw.codePointAt(i);
       int type = Character.getType(cp);
+      // line and paragraph separators (U+2028, U+2029) end a line in some log readers, like LF
       if (type == Character.CONTROL || type == Character.FORMAT || type == Character.SURROGATE
+          || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR
           || cp == 0xFFFD) {
         throw new Bad("control, format or invalid character U+"
             + String.format("%04X", cp));

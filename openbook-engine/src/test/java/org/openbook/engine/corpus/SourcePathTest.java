@@ -36,7 +36,7 @@ class SourcePathTest {
   @ParameterizedTest
   @ValueSource(strings = {"../x.md", "hr/../../x.md", "/etc/passwd", "C:/x.md", "c:x.md",
       "finance\\预算.txt", "a/\u0000b.md", "a/b\u0007.md", "a/\u202eb.md", "a/\u200bb.md",
-      ".openbook-upload/journal.json", "hr/.hidden.md", "...", "", ".", "a/..", "\ud800x.md"})
+      "a/b\u2028.md", "a/\u2029b.md", ".openbook-upload/journal.json", "hr/.hidden.md", "...", "", ".", "a/..", "\ud800x.md"})
   void i30_1_should_refuse_a_path_without_a_normal_form_naming_the_field(String raw) {
     assertThatThrownBy(() -> SourcePath.parse(raw, "source"))
         .isInstanceOfSatisfying(InvalidUploadException.class, e -> {
