@@ -127,9 +127,10 @@ public final class AnswerService implements Answerer {
     // the reranking stage is timed on its own (diagnostics.rerankMillis)
     long retrievalMillis = Math.max(0, millisSince(t0) - retrieval.rerankMillis());
     EvidenceGate.Verdict verdict;
+    // one set of counts per question, for gate 1 here and for the cited passages below
+    TermWeights weights = gate.weights(query.principal().filter());
     try {
-      verdict = gate.judge(query.text(), retrieval.hits(), retrieval.bestDenseScore(),
-          query.principal().filter());
+      verdict = gate.judge(query.text(), retrieval.hits(), retrieval.bestDenseScore(), weights);
     } catch (RuntimeException e) {
       return failed("gate 1 failed: " + e.getMessage(), "", retrieval.bestDenseScore(),
           retrievalMillis, 0, List.of(), retrieval);
@@ -177,7 +178,7 @@ public final class AnswerService implements Answerer {
             .withGate(verdict.bestLexical(), signal));
     // The dense-only rule (EvidenceGate.denseOnly) is kept as it was, for comparison.
     return answer.status() == AnswerStatus.ANSWERED && gate.lexical()
-        ? judgeCited(query, answer, retrieval) : answer;
+        ? judgeCited(query, answer, retrieval, weights) : answer;
   }
 
   /** Gate 1: the rerank score when the reranker scored the top hit, else the evidence gate. */
@@ -193,7 +194,8 @@ public final class AnswerService implements Answerer {
    * Gate 1 again on the sources the answer cites: an answer built only from passages that are no
    * evidence on their own (a common-word match ranked first) is refused, sources kept.
    */
-  private Answer judgeCited(Query query, Answer answer, SearchResult retrieval) {
+  private Answer judgeCited(Query query, Answer answer, SearchResult retrieval,
+      TermWeights weights) {
     String question = query.text();
     List<Hit> cited = new ArrayList<>();
     for (Citation c : answer.citations()) {
@@ -205,7 +207,7 @@ public final class AnswerService implements Answerer {
     // The dense fallback only applies when no hit carries a dense score (scripted retrievals).
     boolean anyDense = cited.stream().anyMatch(h -> !Double.isNaN(h.denseScore()));
     EvidenceGate.Verdict v = gate.judge(question, cited,
-        anyDense ? Double.NaN : retrieval.bestDenseScore(), query.principal().filter());
+        anyDense ? Double.NaN : retrieval.bestDenseScore(), weights);
     if (v.passes()) {
       return answer;
     }

@@ -129,6 +129,24 @@ public final class EvidenceGate {
    */
   public Verdict judge(String question, List<Hit> hits, double denseFallback,
       AccessFilter scope) {
+    return judge(question, hits, denseFallback, weights(scope));
+  }
+
+  /**
+   * The term weights of {@code scope} for {@link #judge(String, List, double, TermWeights)}:
+   * make one per question and pass it to every judgement of that question, so each term's
+   * document frequency is counted once.
+   */
+  public TermWeights weights(AccessFilter scope) {
+    return stats == null ? TermWeights.UNIFORM : new TermWeights(stats, scope);
+  }
+
+  /**
+   * As {@link #judge(String, List, double, AccessFilter)} with the weights of the asking
+   * principal's scope made once for the question ({@link #weights}).
+   */
+  public Verdict judge(String question, List<Hit> hits, double denseFallback,
+      TermWeights weights) {
     double bestDense = Double.NaN;
     for (Hit h : hits) {
       if (!Double.isNaN(h.denseScore()) && !(h.denseScore() <= bestDense)) {
@@ -145,7 +163,6 @@ public final class EvidenceGate {
     if (terms.isEmpty()) {
       return new Verdict(bestDense, Double.NaN, "", bestDense >= denseThreshold);
     }
-    TermWeights weights = stats == null ? TermWeights.UNIFORM : new TermWeights(stats, scope);
     double total = 0;
     double[] idf = new double[terms.size()];
     for (int i = 0; i < idf.length; i++) {

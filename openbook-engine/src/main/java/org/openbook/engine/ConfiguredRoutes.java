@@ -22,10 +22,6 @@ final class ConfiguredRoutes {
 
   /** The routes of {@code embedding}. */
   static DenseRoutes of(Settings.Embedding embedding) {
-    if (embedding.inProcess()) {
-      return DenseRoutes.defaults().withQueryInstructions(embedding.zhQueryInstruction(),
-          embedding.enQueryInstruction());
-    }
     EmbeddingRoute zh = embedding.zh();
     EmbeddingRoute en = embedding.en();
     Embedder primary = zh.remote() ? remote(zh) : new BgeSmallZhEmbedder();

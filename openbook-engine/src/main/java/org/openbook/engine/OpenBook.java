@@ -326,7 +326,6 @@ public final class OpenBook implements Closeable {
     Indexer indexer = new Indexer(new DocumentReader(Loaders.defaults(in.loaders()),
         in.maxFileBytes(), settings.access()), chunker, routes, options);
     return files == null ? indexer.ingest(root, store, store, listener)
-        : loader == null ? indexer.ingestFiles(root, files, store, store, listener)
         : indexer.ingestFiles(root, files, store, store, listener, loader);
   }
 

@@ -41,15 +41,7 @@ public final class OpenAiEmbeddingEndpoint implements EmbeddingEndpoint {
    */
   public OpenAiEmbeddingEndpoint(String baseUrl, String modelName, String apiKey,
       Integer dimensions, int batchSize, Duration timeout) {
-    if (baseUrl == null || !(baseUrl.startsWith("http://") || baseUrl.startsWith("https://"))) {
-      throw new IllegalArgumentException("embedding url must be an http(s) URL such as "
-          + "http://localhost:8000/v1, got '"
-          + (baseUrl == null ? null : HttpEmbeddingEndpoint.safe(baseUrl)) + "'");
-    }
-    String base = baseUrl.strip();
-    while (base.endsWith("/")) {
-      base = base.substring(0, base.length() - 1);
-    }
+    String base = HttpEmbeddingEndpoint.base(baseUrl, "http://localhost:8000/v1");
     this.url = HttpEmbeddingEndpoint.safe(base + "/embeddings");
     this.apiKey = apiKey == null ? "" : apiKey.strip();
     this.model = OpenAiEmbeddingModel.builder()

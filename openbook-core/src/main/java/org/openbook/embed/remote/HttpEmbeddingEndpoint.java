@@ -90,15 +90,27 @@ public final class HttpEmbeddingEndpoint implements EmbeddingEndpoint {
    * @throws IllegalArgumentException when it is not an http(s) URL
    */
   static URI withPath(String baseUrl, String path) {
+    String b = base(baseUrl, "http://localhost:8080");
+    return URI.create(b.endsWith(path) ? b : b + path);
+  }
+
+  /**
+   * {@code baseUrl} stripped of white space and trailing slashes.
+   *
+   * @param example a URL of the endpoint's kind, quoted when {@code baseUrl} is not one
+   * @throws IllegalArgumentException when it is not an http(s) URL (the message shows it
+   *     without credentials, see {@link #safe})
+   */
+  public static String base(String baseUrl, String example) {
     if (baseUrl == null || !(baseUrl.startsWith("http://") || baseUrl.startsWith("https://"))) {
       throw new IllegalArgumentException("embedding url must be an http(s) URL such as "
-          + "http://localhost:8080, got '" + (baseUrl == null ? null : safe(baseUrl)) + "'");
+          + example + ", got '" + (baseUrl == null ? null : safe(baseUrl)) + "'");
     }
     String b = baseUrl.strip();
     while (b.endsWith("/")) {
       b = b.substring(0, b.length() - 1);
     }
-    return URI.create(b.endsWith(path) ? b : b + path);
+    return b;
   }
 
   /** {@code url} without user info, query or fragment: what messages may show. */

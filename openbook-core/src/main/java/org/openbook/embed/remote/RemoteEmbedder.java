@@ -244,11 +244,10 @@ public final class RemoteEmbedder implements Embedder {
     }
     List<float[]> out = new ArrayList<>(raw.size());
     for (float[] v : raw) {
-      int want = dimension.get();
-      if (want == 0 && dimension.compareAndSet(0, v.length)) {
+      // the first vector seen sets the dimension; every later one must match it
+      int want = dimension.compareAndExchange(0, v.length);
+      if (want == 0) {
         want = v.length;
-      } else {
-        want = dimension.get();
       }
       if (v.length != want || v.length == 0) {
         throw new EmbeddingUnavailableException(endpoint.url(), "embedding endpoint "

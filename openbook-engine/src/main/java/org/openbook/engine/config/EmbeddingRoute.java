@@ -30,7 +30,12 @@ public record EmbeddingRoute(String route, String provider, Optional<String> url
 
   /** The in-process model of {@code route}. */
   public static EmbeddingRoute onnx(String route) {
-    return new EmbeddingRoute(route, ONNX, Optional.empty(), "", Optional.empty(),
+    return local(route, ONNX);
+  }
+
+  /** A route that sends nothing anywhere: {@code provider} is {@link #ONNX} or {@link #NONE}. */
+  static EmbeddingRoute local(String route, String provider) {
+    return new EmbeddingRoute(route, provider, Optional.empty(), "", Optional.empty(),
         Duration.ofMillis(EmbeddingRouteConfig.DEFAULT_TIMEOUT_MS), RemoteEmbedder.Options.DEFAULTS);
   }
 

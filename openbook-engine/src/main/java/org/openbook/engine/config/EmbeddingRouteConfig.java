@@ -83,8 +83,7 @@ public record EmbeddingRouteConfig(String provider, String url, String model, In
         throw new IllegalArgumentException(key + "url, model and apiKey are for a remote "
             + "provider (openai, ollama, tei); provider is " + p);
       }
-      return new EmbeddingRoute(route, p, Optional.empty(), "", Optional.empty(),
-          Duration.ofMillis(DEFAULT_TIMEOUT_MS), RemoteEmbedder.Options.DEFAULTS);
+      return EmbeddingRoute.local(route, p);
     }
     if (url == null || url.isBlank()) {
       throw new IllegalArgumentException(key + "url is required for provider " + p);

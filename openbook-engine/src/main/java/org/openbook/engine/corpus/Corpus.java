@@ -278,7 +278,7 @@ public final class Corpus {
 
   /** The normal form of {@code folder} as {@link #stage} uses it ({@code ""} for the root). */
   public static String folderOf(String folder) {
-    return SourcePath.parseFolder(folder, "folder").map(SourcePath::value).orElse("");
+    return targetFolder(folder).map(SourcePath::value).orElse("");
   }
 
   /** Whether an {@code access.folders} rule gives {@code source} its department. */
@@ -307,8 +307,8 @@ public final class Corpus {
 
   /**
    * Loads each staged file once (before the write lock, so a slow file holds up no other
-   * writer), checks the loaded documents' departments, then under the lock checks replacements,
-   * moves the files into the docs folder and ingests exactly them from what was loaded. On any
+   * writer), then under the lock checks each loaded document's department and the document it
+   * replaces, moves the files into the docs folder and ingests exactly them from what was loaded. On any
    * failure, an {@link Error} such as {@link OutOfMemoryError} included, the docs folder and index
    * are restored to their state before the call. The staged copies are consumed either way.
    *
@@ -331,9 +331,7 @@ public final class Corpus {
       Map<String, LoadException> failed = new LinkedHashMap<>();
       for (StagedFile f : staged.files()) {
         try {
-          LoadResult r = reader.read(f.file(), f.source());
-          checkWritable(writer, f, null, r.document().dept());
-          loaded.put(f.source(), r);
+          loaded.put(f.source(), reader.read(f.file(), f.source()));
         } catch (LoadException e) {
           failed.put(f.source(), e);
         }
@@ -363,7 +361,10 @@ public final class Corpus {
     }
   }
 
-  /** The locked part of {@link #commit}: checks again, moves in, ingests, rolls back on failure. */
+  /**
+   * The locked part of {@link #commit}: checks the loaded departments and replacements, moves in,
+   * ingests, rolls back on failure.
+   */
   private IngestReport commitLoaded(Principal writer, Staged staged,
       Map<String, LoadResult> loaded, IngestListener listener,
       org.openbook.ingest.Indexer.FileLoader loader) throws IOException {
