@@ -69,7 +69,6 @@ import org.slf4j.LoggerFactory;
 public final class ApiServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String PRINCIPAL = "openbook.principal";
   private static final String IDENTITY = "openbook.identity";
   private static final String REQUEST_ID = "openbook.requestId";
   private static final String STARTED = "openbook.started";
@@ -196,9 +195,7 @@ public final class ApiServer implements AutoCloseable {
         sf.hostedPath = "/";
         sf.directory = "/web";
         sf.location = Location.CLASSPATH;
-        sf.headers = java.util.Map.of("Content-Security-Policy", CSP,
-            "X-Content-Type-Options", "nosniff", "Referrer-Policy", "no-referrer",
-            "X-Frame-Options", "DENY");
+        sf.headers = JsonErrorHandler.SECURITY_HEADERS;
       });
       c.requestLogger.http((ctx, ms) -> metrics.request(endpoint(ctx), ctx.method().name(),
           ctx.statusCode(), ms / 1000.0));
@@ -244,15 +241,11 @@ public final class ApiServer implements AutoCloseable {
       String id = UUID.randomUUID().toString();
       ctx.attribute(REQUEST_ID, id);
       ctx.header("X-Request-Id", id);
-      ctx.header("Content-Security-Policy", CSP);
-      ctx.header("X-Content-Type-Options", "nosniff");
-      ctx.header("Referrer-Policy", "no-referrer");
-      ctx.header("X-Frame-Options", "DENY");
+      JsonErrorHandler.SECURITY_HEADERS.forEach(ctx::header);
     });
     app.before("/v1/*", ctx -> {
       Identity id = auth.identify(ctx.header("Authorization"));
       ctx.attribute(IDENTITY, id);
-      ctx.attribute(PRINCIPAL, id.principal());
       Principal who = id.principal();
       // before any body is read, so a slow body holds at most this many threads per principal
       if (!limits.enter(who.name())) {
@@ -374,7 +367,7 @@ public final class ApiServer implements AutoCloseable {
   }
 
   private static Principal principal(Context ctx) {
-    return ctx.attribute(PRINCIPAL);
+    return identity(ctx).principal();
   }
 
   private static Identity identity(Context ctx) {

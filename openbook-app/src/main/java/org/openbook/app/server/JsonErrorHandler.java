@@ -27,7 +27,10 @@ final class JsonErrorHandler extends ErrorHandler {
   /** Longest Jetty reason quoted in the message, characters. */
   static final int MAX_REASON = 200;
 
-  /** The headers every reply carries (see {@link ApiServer}). */
+  /**
+   * The security headers every reply carries: the API's, the static files' and Jetty's own
+   * refusals (one map, so none can miss a header the others send).
+   */
   static final Map<String, String> SECURITY_HEADERS = Map.of(
       "Content-Security-Policy", ApiServer.CSP,
       "X-Content-Type-Options", "nosniff",

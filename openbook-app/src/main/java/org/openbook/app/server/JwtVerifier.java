@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.openbook.engine.config.OpenBookConfig;
+import org.openbook.engine.config.Settings;
 import org.openbook.retrieve.Principal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,9 +86,7 @@ final class JwtVerifier {
         throw new IllegalArgumentException("server.oidc.groups." + name
             + ": list the departments the group reads, e.g. [finance]");
       }
-      Set<String> d = new LinkedHashSet<>();
-      depts.forEach(x -> d.add(x.trim().toLowerCase(java.util.Locale.ROOT)));
-      g.put(name, Set.copyOf(d));
+      g.put(name, Settings.departments(depts));
     });
     this.groups = Map.copyOf(g);
     this.writerGroups = Set.copyOf(oidc.writers().groups());

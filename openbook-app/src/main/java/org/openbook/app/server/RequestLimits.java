@@ -71,10 +71,6 @@ final class RequestLimits {
     inFlight.computeIfPresent(principal, (k, n) -> n <= 1 ? null : n - 1);
   }
 
-  /** Requests of {@code principal} in flight now. */
-  int inFlight(String principal) {
-    return inFlight.getOrDefault(principal, 0);
-  }
 
   /** The 429 for a principal over {@link ServerLimits#maxConcurrentPerPrincipal()}. */
   ApiException tooManyRequests(Context ctx) {
@@ -94,10 +90,10 @@ final class RequestLimits {
     return new FilterInputStream(ctx.bodyInputStream()) {
       /** Bytes of a declared length still to come; -1 for a chunked body. */
       private long remaining = declared;
+      private final byte[] one = new byte[1];
 
       @Override
       public int read() throws IOException {
-        byte[] one = new byte[1];
         int n = read(one, 0, 1);
         return n < 0 ? -1 : one[0] & 0xff;
       }

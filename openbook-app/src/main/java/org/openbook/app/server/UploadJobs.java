@@ -92,9 +92,6 @@ final class UploadJobs implements AutoCloseable {
     this.maxPerOwner = maxPerOwner;
   }
 
-  UploadJobs(Clock clock) {
-    this(clock, org.openbook.engine.config.ServerLimits.DEFAULT_MAX_JOBS);
-  }
 
   /**
    * Checks that {@code owner} may start one more job: when it already has {@code maxPerOwner},

@@ -126,7 +126,7 @@ public record Settings(
   }
 
   /** Department ids as the loaders store them: trimmed, lower-case ({@code Finance} → {@code finance}). */
-  static Set<String> departments(List<String> names) {
+  public static Set<String> departments(List<String> names) {
     return names.stream().map(d -> d.trim().toLowerCase(Locale.ROOT))
         .collect(Collectors.toUnmodifiableSet());
   }

@@ -556,14 +556,6 @@ public final class Corpus {
     return new Counts(docs, chunks);
   }
 
-  /** Visible chunks now, over every department: for the server's own use, not for callers. */
-  public long count() {
-    try {
-      return engine.store().count();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   // ------------------------------------------------------------------ commit steps
 
