@@ -682,10 +682,9 @@ public final class ApiServer implements AutoCloseable {
           snippet(c.raw()))));
     }
     String id = FeedbackStore.idOf(s.id(), turn);
-    feedback.requireRoom(who.name(), id, maxFeedback);
     feedback.save(new FeedbackStore.Feedback(id, who.name(), s.id(), turn, rating.asText(),
         text, t.question(), t.answer(), t.citedChunkIds(), cited,
-        conversations.now().toString()));
+        conversations.now().toString()), maxFeedback);
     ctx.status(201).contentType("application/json")
         .result(JSON.createObjectNode().put("id", id).toString());
   }

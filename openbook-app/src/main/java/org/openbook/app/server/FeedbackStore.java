@@ -77,17 +77,21 @@ public final class FeedbackStore {
   }
 
   /**
-   * Checks that {@code principal} may store the rating {@code id}: re-rating a turn (same id)
-   * always may, a new rating only while it holds fewer than {@code max}.
+   * Stores {@code f} as {@link #save(Feedback)} when its principal has room: re-rating a turn
+   * (same id) always may, a new rating only while the principal holds fewer than {@code max}.
+   * Checked and written under one lock, so concurrent ratings cannot pass the quota together.
    *
    * @throws ApiException 429 naming the limit {@code server.quotas.maxFeedbackPerPrincipal}
    */
-  public synchronized void requireRoom(String principal, String id, int max) throws IOException {
-    List<Feedback> mine = of(principal);
-    if (mine.size() >= max && mine.stream().noneMatch(f -> f.id().equals(id))) {
-      throw new ApiException(429, null, "principal '" + principal + "' holds " + mine.size()
-          + " ratings, at most " + max + " (server.quotas.maxFeedbackPerPrincipal)");
+  public synchronized void save(Feedback f, int max) throws IOException {
+    if (!Files.exists(dir.resolve(f.id() + ".json"))) {
+      int held = of(f.principal()).size();
+      if (held >= max) {
+        throw new ApiException(429, null, "principal '" + f.principal() + "' holds " + held
+            + " ratings, at most " + max + " (server.quotas.maxFeedbackPerPrincipal)");
+      }
     }
+    save(f);
   }
 
   /** Every stored feedback, oldest first. */
